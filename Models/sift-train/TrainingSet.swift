@@ -1,0 +1,75 @@
+import Sift
+
+/// The sparse design of the least-squares fit, factored in two levels so that a word's features
+/// are stored once however many texts use it:
+///   student(text) = a_text · ( Σ_{terms t} V[t] + bigramWeight · Σ_{bigrams b} E[b] ),
+///   V[t] = Σ_{features f of t} w_f · E[bucket_f],
+/// with a_text = sqrt(example weight) / (number of terms): mean pooling, so that a sentence and a
+/// word are fitted at the scale of their (unit-length) teacher vectors.
+struct TrainingSet: Sendable {
+    let featurizer: NGramFeaturizer
+    private(set) var termFeatureOffsets: [Int32] = [0]
+    private(set) var termFeatureBuckets: [Int32] = []
+    private(set) var termFeatureWeights: [Float] = []
+    private(set) var exampleTermOffsets: [Int32] = [0]
+    private(set) var exampleTerms: [Int32] = []
+    private(set) var exampleBigramOffsets: [Int32] = [0]
+    private(set) var exampleBigrams: [Int32] = []
+    /// sqrt(weight) / terms.
+    private(set) var exampleScale: [Float] = []
+    /// sqrt(weight), multiplying the target row.
+    private(set) var exampleTargetScale: [Float] = []
+    /// Row of the target matrix.
+    private(set) var exampleTarget: [Int32] = []
+    private var termIDs: [String: Int32] = [:]
+
+    init(featurizer: NGramFeaturizer) { self.featurizer = featurizer }
+
+    var termCount: Int { termFeatureOffsets.count - 1 }
+    var exampleCount: Int { exampleScale.count }
+    var bigramWeight: Float { featurizer.usesBigrams ? featurizer.bigramWeight : 0 }
+
+    /// Adds `text` fitted to target row `target` with weight `weight`; false if it has no terms.
+    @discardableResult
+    mutating func add(_ text: String, target: Int, weight: Float) -> Bool {
+        var terms: [Int32] = []
+        var bigrams: [Int32] = []
+        var previous: UInt64? = nil
+        let featurizer = self.featurizer
+        featurizer.forEachTerm(in: text) { term in
+            let key = String(decoding: term, as: UTF8.self)
+            let id: Int32
+            if let known = termIDs[key] {
+                id = known
+            } else {
+                id = Int32(termCount)
+                termIDs[key] = id
+                featurizer.forEachWordFeature(of: term) { bucket, w in
+                    termFeatureBuckets.append(Int32(bucket))
+                    termFeatureWeights.append(w)
+                }
+                termFeatureOffsets.append(Int32(termFeatureBuckets.count))
+            }
+            terms.append(id)
+            if featurizer.usesBigrams {
+                if let p = previous { bigrams.append(Int32(featurizer.bigramBucket(prefix: p, second: term))) }
+                previous = featurizer.bigramPrefix(term)
+            }
+        }
+        if terms.isEmpty { return false }
+        exampleTerms += terms
+        exampleTermOffsets.append(Int32(exampleTerms.count))
+        exampleBigrams += bigrams
+        exampleBigramOffsets.append(Int32(exampleBigrams.count))
+        let root = weight.squareRoot()
+        exampleScale.append(root / Float(terms.count))
+        exampleTargetScale.append(root)
+        exampleTarget.append(Int32(target))
+        return true
+    }
+
+    /// Drops the term dictionary (only needed while adding).
+    mutating func finish() { termIDs = [:] }
+
+    var featureNonZeros: Int { termFeatureBuckets.count + exampleTerms.count + exampleBigrams.count }
+}

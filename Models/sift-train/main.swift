@@ -1,0 +1,203 @@
+import Foundation
+import Sift
+
+// sift-train: distils the Sift hashed n-gram embedder from the teacher cache of Models/pipeline.
+//
+//   sift-train train --corpus DIR --out MODEL [--log FILE] [options]   fit, quantise, evaluate, write
+//   sift-train eval --model MODEL [--similarity DIR] [--beir DIR] [--split S] [--typo DIR]...
+//   sift-train speed --model MODEL [--words FILE]                      30-word texts/s, one thread
+
+struct Options {
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+    init(_ args: ArraySlice<String>) throws {
+        var it = args.makeIterator()
+        while let a = it.next() {
+            guard a.hasPrefix("--") else { throw TrainError("unexpected argument \(a)") }
+            let key = String(a.dropFirst(2))
+            if key.hasPrefix("no-") || ["center", "quiet"].contains(key) {
+                flags.insert(key)
+            } else {
+                guard let v = it.next() else { throw TrainError("\(a) needs a value") }
+                values[key, default: []].append(v)
+            }
+        }
+    }
+    func string(_ k: String) -> String? { values[k]?.last }
+    func all(_ k: String) -> [String] { values[k] ?? [] }
+    func int(_ k: String, _ d: Int) throws -> Int {
+        guard let s = string(k) else { return d }
+        guard let v = Int(s) else { throw TrainError("--\(k) expects an integer, got \(s)") }
+        return v
+    }
+    func float(_ k: String, _ d: Float) throws -> Float {
+        guard let s = string(k) else { return d }
+        guard let v = Float(s) else { throw TrainError("--\(k) expects a number, got \(s)") }
+        return v
+    }
+    func require(_ k: String) throws -> String {
+        guard let s = string(k) else { throw TrainError("missing --\(k)") }
+        return s
+    }
+}
+
+func report(_ embedder: some Embedder, label: String, options: Options, full: Bool) throws {
+    var parts: [String] = []
+    if let dir = options.string("similarity") {
+        let files = full ? Evaluation.similarityFiles : ["stsb_dev", "sick_trial", "wordsim353", "simlex999"]
+        for (name, r) in Evaluation.similarity(embedder, directory: dir, files: files) {
+            parts.append(String(format: "%@ %.4f (%d)", name, r.spearman, r.pairs))
+        }
+    }
+    if let dir = options.string("beir") {
+        for split in options.all("split").isEmpty ? ["train"] : options.all("split") {
+            let data = try Evaluation.BEIR(directory: dir, split: split)
+            let docs = Evaluation.embedAll(embedder, data.docTexts)
+            let clean = Evaluation.ndcg(embedder, data, docVectors: docs)
+            parts.append(String(format: "beir %@ ndcg@10 %.4f (%d q)", split, clean.ndcg, clean.queries))
+            if full {
+                for typoDir in options.all("typo") {
+                    let t = try Evaluation.BEIR(directory: dir, split: split, queriesFile: typoDir + "/queries.jsonl")
+                    let r = Evaluation.ndcg(embedder, t, docVectors: docs)
+                    parts.append(String(format: "typo[%@] %@ ndcg@10 %.4f retention %.3f",
+                                        (typoDir as NSString).lastPathComponent, split, r.ndcg, r.ndcg / clean.ndcg))
+                }
+            }
+        }
+    }
+    log("eval \(label): " + parts.joined(separator: " | "))
+}
+
+func train(_ o: Options) throws {
+    let started = Date()
+    let corpus = try o.require("corpus")
+    let out = try o.require("out")
+    if let path = o.string("log") { try TrainLog.shared.open(path, append: o.string("log-append") == "1") }
+    let dim = try o.int("dim", 256)
+    let bits = try o.int("bucket-bits", 17)
+    let featurizer = NGramFeaturizer(
+        bucketBits: bits, minN: try o.int("min-n", 3), maxN: try o.int("max-n", 5),
+        usesBigrams: !o.flags.contains("no-bigrams"),
+        wordWeight: try o.float("word-weight", 1), charWeight: try o.float("char-weight", 1),
+        bigramWeight: try o.float("bigram-weight", 1))
+    let solver = CGLSSolver(
+        lambda: try o.float("lambda", 1e-3), iterations: try o.int("iterations", 60),
+        checkpoints: (o.string("checkpoints") ?? "").split(separator: ",").compactMap { Int($0) },
+        chunkWidth: try o.int("chunk-width", 64))
+    let typoTop = try o.int("typo-top", 60000), typoCopies = try o.int("typo-copies", 2)
+    let typoWeight = try o.float("typo-weight", 0.5)
+    let wordWeight = try o.float("word-example-weight", 1), sentenceWeight = try o.float("sentence-example-weight", 1)
+    let seed = UInt64(try o.int("seed", 20261202))
+    let center = !o.flags.contains("no-center")
+    log("sift-train train: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
+    log("config: dim \(dim), buckets 2^\(bits), n-grams \(featurizer.minN)...\(featurizer.maxN), bigrams \(featurizer.usesBigrams), kind weights word \(featurizer.wordWeight) char \(featurizer.charWeight) bigram \(featurizer.bigramWeight), lambda \(solver.lambda), iterations \(solver.iterations), typos top \(typoTop) × \(typoCopies) weight \(typoWeight), example weights word \(wordWeight) sentence \(sentenceWeight), centre \(center), seed \(seed)")
+
+    // Teacher cache.
+    var t0 = Date()
+    let wordRows = try readLines(corpus + "/words.tsv").map { String($0.split(separator: "\t", maxSplits: 1).first ?? "") }
+    var wordVectors = try readMatrix(corpus + "/words.f32", columns: 384)
+    var sentences = try readLines(corpus + "/sentences.txt")
+    var sentenceVectors = try readMatrix(corpus + "/sentences.f32", columns: 384)
+    guard wordVectors.count == wordRows.count * 384, sentenceVectors.count == sentences.count * 384 else {
+        throw TrainError("teacher cache rows disagree with the text files in \(corpus)")
+    }
+    var words = wordRows
+    if let limit = o.string("word-limit").flatMap(Int.init), limit < words.count {
+        words = Array(words.prefix(limit))
+        wordVectors = Array(wordVectors.prefix(limit * 384))
+    }
+    if let limit = o.string("sentence-limit").flatMap(Int.init), limit < sentences.count {
+        let step = Double(sentences.count) / Double(limit)
+        let pick = (0..<limit).map { Int(Double($0) * step) }
+        sentences = pick.map { sentences[$0] }
+        sentenceVectors = pick.flatMap { sentenceVectors[($0 * 384)..<(($0 + 1) * 384)] }
+    }
+    let nW = words.count, nS = sentences.count
+    log("teacher cache: \(nW) words, \(nS) sentences (\(elapsed(t0)))")
+
+    // PCA of the teacher space.
+    t0 = Date()
+    let all = wordVectors + sentenceVectors
+    wordVectors = []
+    sentenceVectors = []
+    let pca = try PCA(rows: all, count: nW + nS, dimension: 384, keep: dim, center: center)
+    let targets = pca.project(all, count: nW + nS)
+    log(String(format: "pca: %d → %d dims keeps %.2f%% of the variance (%@); top eigenvalues %@",
+               384, dim, pca.explained * 100, elapsed(t0),
+               pca.eigenvalues.prefix(5).map { String(format: "%.4f", $0) }.joined(separator: " ")))
+
+    // Design.
+    t0 = Date()
+    var set = TrainingSet(featurizer: featurizer)
+    var skipped = 0
+    for (i, w) in words.enumerated() where !set.add(w, target: i, weight: wordWeight) { skipped += 1 }
+    let known = Set(wordRows)
+    var typos = TypoGenerator(random: SplitMix64(seed: seed))
+    var typoCount = 0
+    for (i, w) in words.prefix(typoTop).enumerated() where w.utf8.count >= 4 {
+        for _ in 0..<typoCopies {
+            if let t = typos.typo(w), !known.contains(t), set.add(t, target: i, weight: typoWeight) { typoCount += 1 }
+        }
+    }
+    for (j, s) in sentences.enumerated() where !set.add(s, target: nW + j, weight: sentenceWeight) { skipped += 1 }
+    set.finish()
+    log("design: \(set.exampleCount) examples (\(typoCount) typo copies, \(skipped) texts without terms), \(set.termCount) distinct terms, \(set.featureNonZeros) non-zeros (\(elapsed(t0)))")
+
+    // Fit.
+    t0 = Date()
+    let outcome = solver.solve(set, targets: targets, dimension: dim, buckets: featurizer.bucketCount)
+    for (it, h) in outcome.history.enumerated() where it < 5 || (it + 1) % 5 == 0 || it == outcome.history.count - 1 {
+        log(String(format: "cgls iteration %3d: data %.2f ridge %.2f relative residual %.4f", it + 1, h.data, h.ridge, h.relative))
+    }
+    log("fit: \(elapsed(t0))")
+
+    for snap in outcome.snapshots {
+        let e = HashedNGramEmbedder(featurizer: featurizer, dimension: dim, weights: snap.table, quantized: false)
+        try report(e, label: "fp32 @\(snap.iteration)", options: o, full: false)
+    }
+    let fp32 = HashedNGramEmbedder(featurizer: featurizer, dimension: dim, weights: outcome.table, quantized: false)
+    try report(fp32, label: "fp32 @\(solver.iterations)", options: o, full: false)
+    let name = o.string("name") ?? "sift-ngram-\(dim)"
+    let int8 = HashedNGramEmbedder(featurizer: featurizer, dimension: dim, weights: outcome.table, quantized: true, name: name)
+    try int8.write(to: URL(fileURLWithPath: out))
+    let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
+    log(String(format: "wrote %@: %.1f MiB, fingerprint %@", out, Double(size) / 1048576, int8.fingerprint))
+    let loaded = try HashedNGramEmbedder(contentsOf: URL(fileURLWithPath: out))
+    try report(loaded, label: "int8 (written file)", options: o, full: true)
+    log("speed: \(Int(Evaluation.speed(loaded, words: Array(wordRows.prefix(20000))))) texts/s (30-word texts, one thread)")
+    log("total: \(elapsed(started))")
+}
+
+func evaluate(_ o: Options) throws {
+    if let path = o.string("log") { try TrainLog.shared.open(path, append: true) }
+    let path = try o.require("model")
+    let t0 = Date()
+    let e = try HashedNGramEmbedder(contentsOf: URL(fileURLWithPath: path))
+    log(String(format: "loaded %@ in %.1f ms: %@, dimension %d, buckets %d", path, Date().timeIntervalSince(t0) * 1000,
+               e.fingerprint, e.dimension, e.featurizer.bucketCount))
+    try report(e, label: (path as NSString).lastPathComponent, options: o, full: true)
+}
+
+func speed(_ o: Options) throws {
+    let e = try HashedNGramEmbedder(contentsOf: URL(fileURLWithPath: try o.require("model")))
+    let words = try readLines(o.string("words") ?? (NSHomeDirectory() + "/.cache/sift-train/corpus/words.tsv"))
+        .prefix(20000).map { String($0.split(separator: "\t").first ?? "") }
+    for _ in 0..<3 {
+        log("speed: \(Int(Evaluation.speed(e, words: Array(words), count: try o.int("count", 50000)))) texts/s (30-word texts, one thread)")
+    }
+}
+
+let arguments = CommandLine.arguments
+do {
+    guard arguments.count >= 2 else { throw TrainError("usage: sift-train train|eval|speed [options] (see Models/MODEL.md)") }
+    let options = try Options(arguments.dropFirst(2))
+    switch arguments[1] {
+    case "train": try train(options)
+    case "eval": try evaluate(options)
+    case "speed": try speed(options)
+    default: throw TrainError("unknown command \(arguments[1]); expected train, eval or speed")
+    }
+} catch {
+    FileHandle.standardError.write(Data("sift-train: \(error)\n".utf8))
+    exit(2)
+}

@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Sift",
+    products: [
+        .library(name: "Sift", targets: ["Sift"]),
+        .executable(name: "sift", targets: ["sift"]),
+        .executable(name: "sift-bench", targets: ["sift-bench"]),
+        .executable(name: "sift-train", targets: ["sift-train"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CBLAS", pkgConfig: "openblas",
+            providers: [.apt(["libopenblas-dev"])]),
+        .systemLibrary(
+            name: "CLAPACKE", pkgConfig: "lapacke",
+            providers: [.apt(["liblapacke-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .target(
+            name: "Sift",
+            dependencies: ["CBLAS", "CLAPACKE", "CSQLite"]),
+        .executableTarget(name: "sift", dependencies: ["Sift"]),
+        .executableTarget(
+            name: "sift-bench", dependencies: ["Sift", "CSQLite"],
+            path: "Benchmarks/sift-bench"),
+        .executableTarget(
+            name: "sift-train", dependencies: ["Sift", "CBLAS", "CLAPACKE"],
+            path: "Models/sift-train"),
+        .testTarget(name: "SiftTests", dependencies: ["Sift"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

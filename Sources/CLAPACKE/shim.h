@@ -1,0 +1,2 @@
+// LAPACK's C interface (LAPACKE), used for the eigendecomposition in model training.
+#include <lapacke.h>

@@ -1,0 +1,120 @@
+import Foundation
+
+/// One word of a text after normalisation.
+public struct Token: Sendable, Equatable {
+    /// The normalised word: lower-cased, diacritics folded.
+    public var text: String
+    /// Byte offsets of the word in the UTF-8 of the original text.
+    public var utf8Range: Range<Int>
+    /// Index of the word among all words of the text (stop words included).
+    public var position: Int
+
+    public init(text: String, utf8Range: Range<Int>, position: Int) {
+        self.text = text
+        self.utf8Range = utf8Range
+        self.position = position
+    }
+}
+
+/// Turns text into words, the same way for the keyword index, the embedder and queries.
+///
+/// Rules: a word is a maximal run of letters, digits and combining marks (Unicode properties,
+/// so "русский" and "café" are words); everything else — punctuation, spaces, em-dashes, emoji —
+/// separates words. Words are lower-cased and their diacritics folded ("Café" → "cafe").
+/// Stop words are dropped by ``terms(_:)`` and kept by ``tokens(_:)``.
+public struct Analyzer: Sendable {
+    /// Words dropped from ``terms(_:)``; normalised form.
+    public let stopWords: Set<String>
+
+    public init(stopWords: Set<String> = StopWords.english) {
+        self.stopWords = stopWords
+    }
+
+    /// Every word of `text` with its byte range, stop words included.
+    /// - Complexity: O(n) in the UTF-8 length of `text`.
+    public func tokens(_ text: String) -> [Token] {
+        var result: [Token] = []
+        forEachWord(text) { word, range in
+            result.append(Token(text: word, utf8Range: range, position: result.count))
+        }
+        return result
+    }
+
+    /// The normalised words of `text` without stop words, in order.
+    /// - Complexity: O(n) in the UTF-8 length of `text`.
+    public func terms(_ text: String) -> [String] {
+        var result: [String] = []
+        forEachWord(text) { word, _ in
+            if !stopWords.contains(word) { result.append(word) }
+        }
+        return result
+    }
+
+    /// The normalised form of one word (or of the first word of `text`), or nil if it has none.
+    public func normalize(_ text: String) -> String? {
+        var first: String?
+        forEachWord(text) { word, _ in
+            if first == nil { first = word }
+        }
+        return first
+    }
+
+    /// Calls `body` with each normalised word and its UTF-8 byte range.
+    public func forEachWord(_ text: String, _ body: (String, Range<Int>) -> Void) {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(32)
+        var start = -1
+        var offset = 0
+        for scalar in text.unicodeScalars {
+            let width = UTF8.width(scalar)
+            let v = scalar.value
+            if v < 0x80 {
+                let b = UInt8(v)
+                if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) {
+                    if start < 0 { start = offset }
+                    buffer.append(b)
+                } else if b >= 0x41 && b <= 0x5A {
+                    if start < 0 { start = offset }
+                    buffer.append(b + 32)
+                } else if start >= 0 {
+                    body(String(decoding: buffer, as: UTF8.self), start..<offset)
+                    buffer.removeAll(keepingCapacity: true)
+                    start = -1
+                }
+            } else if Analyzer.isWordScalar(scalar) {
+                if start < 0 { start = offset }
+                Analyzer.appendFolded(scalar, to: &buffer)
+            } else if start >= 0 {
+                if !buffer.isEmpty { body(String(decoding: buffer, as: UTF8.self), start..<offset) }
+                buffer.removeAll(keepingCapacity: true)
+                start = -1
+            }
+            offset += width
+        }
+        if start >= 0 && !buffer.isEmpty {
+            body(String(decoding: buffer, as: UTF8.self), start..<offset)
+        }
+    }
+
+    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        let p = scalar.properties
+        if p.isAlphabetic { return true }
+        switch p.generalCategory {
+        case .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Lower-cases `scalar`, removes its diacritics (canonical decomposition, then dropping
+    /// nonspacing marks) and appends the UTF-8 of what is left.
+    static func appendFolded(_ scalar: Unicode.Scalar, to buffer: inout [UInt8]) {
+        if scalar.properties.generalCategory == .nonspacingMark { return }
+        let lower = scalar.properties.lowercaseMapping
+        let decomposed = lower.decomposedStringWithCanonicalMapping
+        for s in decomposed.unicodeScalars where s.properties.generalCategory != .nonspacingMark {
+            buffer.append(contentsOf: Array(String(s).utf8))
+        }
+    }
+}

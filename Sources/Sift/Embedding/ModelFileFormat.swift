@@ -1,0 +1,188 @@
+/// The on-disk layout of a hashed n-gram model (`.siftmodel`), version 1. Spec: `Models/MODEL.md`.
+///
+/// All integers and floats little-endian. A 128-byte header, then sections each starting at a
+/// multiple of 64 bytes: the stop words (UTF-8, one per line), the per-row scales (int8 only,
+/// `buckets` × f32), the rows (`buckets` × `dimension` × int8 or f32). The file length is padded
+/// to a multiple of 8 with zeros. The checksum is FNV-1a 64 applied to the file's 64-bit
+/// little-endian words (the checksum field read as zero).
+enum ModelFileFormat {
+    static let magic: [UInt8] = Array("SIFTNGRM".utf8)
+    static let version: UInt32 = 1
+    static let headerLength = 128
+    static let hashFNV1a64Fibonacci: UInt32 = 1
+    static let checksumOffset = 56
+    static let nameLength = 32
+
+    enum Quantization: UInt8, Sendable {
+        case float32 = 0
+        case int8RowScaled = 1
+        var bytesPerWeight: Int { self == .float32 ? 4 : 1 }
+    }
+
+    struct Layout: Equatable {
+        var stopWordsOffset: Int
+        var stopWordsLength: Int
+        var scalesOffset: Int  // == rowsOffset when there are no scales
+        var rowsOffset: Int
+        var rowsLength: Int
+        var fileLength: Int
+    }
+
+    static func align(_ x: Int, _ a: Int) -> Int { (x + a - 1) / a * a }
+
+    static func layout(
+        dimension: Int, buckets: Int, quantization: Quantization, stopWordsLength: Int
+    ) -> Layout {
+        let stopOffset = headerLength
+        let scalesOffset = align(stopOffset + stopWordsLength, 64)
+        let scalesLength = quantization == .int8RowScaled ? buckets * 4 : 0
+        let rowsOffset = align(scalesOffset + scalesLength, 64)
+        let rowsLength = buckets * dimension * quantization.bytesPerWeight
+        return Layout(
+            stopWordsOffset: stopOffset, stopWordsLength: stopWordsLength,
+            scalesOffset: scalesOffset, rowsOffset: rowsOffset, rowsLength: rowsLength,
+            fileLength: align(rowsOffset + rowsLength, 8))
+    }
+
+    /// FNV-1a 64 over the 64-bit little-endian words of `bytes` (length a multiple of 8), with
+    /// the word at ``checksumOffset`` read as zero.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        let words = bytes.count / 8
+        let skip = checksumOffset / 8
+        for i in 0..<words where i != skip {
+            let w = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+            h = (h ^ w) &* 0x0000_0100_0000_01b3
+        }
+        if words > skip { h = h &* 0x0000_0100_0000_01b3 }  // the zero word, in order
+        return h
+    }
+
+    /// The decoded header; produced only by ``parse(_:path:)``, which validates everything.
+    struct Header {
+        var dimension: Int
+        var featurizer: NGramFeaturizer
+        var quantization: Quantization
+        var name: String
+        var checksum: UInt64
+        var layout: Layout
+    }
+
+    static func parse(_ bytes: UnsafeRawBufferPointer, path: String) throws(ModelError) -> Header {
+        func fail(_ reason: ModelError.Reason) -> ModelError { ModelError(path: path, reason: reason) }
+        func u32(_ o: Int) -> UInt32 { UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: o, as: UInt32.self)) }
+        func u64(_ o: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: o, as: UInt64.self)) }
+        func f32(_ o: Int) -> Float { Float(bitPattern: u32(o)) }
+
+        let size = bytes.count
+        let prefix = min(size, magic.count)
+        if !zip(bytes.prefix(prefix), magic).allSatisfy({ $0 == $1 }) { throw fail(.badMagic) }
+        if size < headerLength { throw fail(.truncated(expected: headerLength, actual: size)) }
+        let version = u32(8)
+        if version != Self.version { throw fail(.unsupportedVersion(found: version, supported: Self.version)) }
+        if Int(u32(12)) != headerLength {
+            throw fail(.inconsistent("header length \(u32(12)), expected \(headerLength)"))
+        }
+        let dimension = Int(u32(16))
+        let bucketBits = Int(u32(20))
+        let hash = u32(24)
+        let minN = Int(bytes[28]), maxN = Int(bytes[29]), flags = bytes[30]
+        guard (1...8192).contains(dimension) else { throw fail(.inconsistent("dimension \(dimension) is not in 1...8192")) }
+        guard (1...28).contains(bucketBits) else { throw fail(.inconsistent("bucket bits \(bucketBits) is not in 1...28")) }
+        guard hash == hashFNV1a64Fibonacci else { throw fail(.inconsistent("unknown hash function id \(hash)")) }
+        guard maxN == 0 || (2 <= minN && minN <= maxN && maxN <= 16) else {
+            throw fail(.inconsistent("character n-gram range \(minN)...\(maxN) is invalid"))
+        }
+        guard flags & ~1 == 0 else { throw fail(.inconsistent("unknown feature flags \(flags)")) }
+        guard let quantization = Quantization(rawValue: bytes[31]) else {
+            throw fail(.inconsistent("unknown quantisation \(bytes[31])"))
+        }
+        let weights = (f32(32), f32(36), f32(40))
+        guard weights.0.isFinite, weights.1.isFinite, weights.2.isFinite else {
+            throw fail(.inconsistent("feature-kind weights are not finite"))
+        }
+        let stopLength = Int(u32(44))
+        let fileLength = u64(48)
+        let layout = Self.layout(
+            dimension: dimension, buckets: 1 << bucketBits, quantization: quantization,
+            stopWordsLength: stopLength)
+        if UInt64(layout.fileLength) != fileLength {
+            throw fail(.inconsistent("header says \(fileLength) bytes, but \(1 << bucketBits) buckets × \(dimension) dimensions and \(stopLength) bytes of stop words make \(layout.fileLength)"))
+        }
+        if size < layout.fileLength { throw fail(.truncated(expected: layout.fileLength, actual: size)) }
+        if size > layout.fileLength {
+            throw fail(.inconsistent("\(size - layout.fileLength) unexpected bytes after the end (expected \(layout.fileLength) bytes)"))
+        }
+        let stored = u64(checksumOffset)
+        let computed = checksum(bytes)
+        if stored != computed { throw fail(.checksumMismatch(stored: stored, computed: computed)) }
+
+        let nameBytes = bytes[64..<(64 + nameLength)].prefix { $0 != 0 }
+        guard let name = String(validating: Array(nameBytes), as: UTF8.self) else {
+            throw fail(.inconsistent("model name is not UTF-8"))
+        }
+        let stopBytes = Array(bytes[layout.stopWordsOffset..<(layout.stopWordsOffset + stopLength)])
+        guard let stopText = String(validating: stopBytes, as: UTF8.self) else {
+            throw fail(.inconsistent("stop-word section is not UTF-8"))
+        }
+        let stopWords = stopText.split(separator: "\n").map(String.init)
+        if quantization == .int8RowScaled {
+            for i in 0..<(1 << bucketBits) {
+                let s = f32(layout.scalesOffset + 4 * i)
+                if !(s.isFinite && s >= 0) { throw fail(.inconsistent("row \(i) has scale \(s)")) }
+            }
+        }
+        let featurizer = NGramFeaturizer(
+            bucketBits: bucketBits, minN: maxN == 0 ? 0 : minN, maxN: maxN, usesBigrams: flags & 1 != 0,
+            wordWeight: weights.0, charWeight: weights.1, bigramWeight: weights.2,
+            stopWords: stopWords)
+        return Header(
+            dimension: dimension, featurizer: featurizer, quantization: quantization, name: name,
+            checksum: stored, layout: layout)
+    }
+
+    /// The bytes of a model file. `rows` holds `buckets × dimension` weights of the given
+    /// quantisation (raw bytes), `scales` one per bucket for int8.
+    static func serialize(
+        featurizer: NGramFeaturizer, dimension: Int, quantization: Quantization, name: String,
+        scales: UnsafeBufferPointer<Float>?, rows: UnsafeRawBufferPointer
+    ) -> [UInt8] {
+        let stop = Array(featurizer.stopWords.joined(separator: "\n").utf8)
+        let buckets = featurizer.bucketCount
+        let layout = Self.layout(
+            dimension: dimension, buckets: buckets, quantization: quantization,
+            stopWordsLength: stop.count)
+        precondition(rows.count == layout.rowsLength)
+        var out = [UInt8](repeating: 0, count: layout.fileLength)
+        func put32(_ v: UInt32, _ o: Int) { withUnsafeBytes(of: v.littleEndian) { out.replaceSubrange(o..<(o + 4), with: $0) } }
+        func put64(_ v: UInt64, _ o: Int) { withUnsafeBytes(of: v.littleEndian) { out.replaceSubrange(o..<(o + 8), with: $0) } }
+        out.replaceSubrange(0..<8, with: magic)
+        put32(version, 8)
+        put32(UInt32(headerLength), 12)
+        put32(UInt32(dimension), 16)
+        put32(UInt32(featurizer.bucketBits), 20)
+        put32(hashFNV1a64Fibonacci, 24)
+        out[28] = UInt8(featurizer.maxN == 0 ? 0 : featurizer.minN)
+        out[29] = UInt8(featurizer.maxN)
+        out[30] = featurizer.usesBigrams ? 1 : 0
+        out[31] = quantization.rawValue
+        put32(featurizer.wordWeight.bitPattern, 32)
+        put32(featurizer.charWeight.bitPattern, 36)
+        put32(featurizer.bigramWeight.bitPattern, 40)
+        put32(UInt32(stop.count), 44)
+        put64(UInt64(layout.fileLength), 48)
+        let nameBytes = Array(name.utf8.prefix(nameLength))
+        out.replaceSubrange(64..<(64 + nameBytes.count), with: nameBytes)
+        out.replaceSubrange(layout.stopWordsOffset..<(layout.stopWordsOffset + stop.count), with: stop)
+        if let scales {
+            precondition(quantization == .int8RowScaled && scales.count == buckets)
+            for (i, s) in scales.enumerated() { put32(s.bitPattern, layout.scalesOffset + 4 * i) }
+        }
+        out.withUnsafeMutableBytes { dst in
+            dst.baseAddress!.advanced(by: layout.rowsOffset).copyMemory(from: rows.baseAddress!, byteCount: rows.count)
+        }
+        let sum = out.withUnsafeBytes { checksum($0) }
+        put64(sum, checksumOffset)
+        return out
+    }
+}

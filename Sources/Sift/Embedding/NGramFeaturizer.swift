@@ -1,0 +1,293 @@
+/// The features of a text for ``HashedNGramEmbedder``, shared by inference and by `sift-train`,
+/// so that the model is trained on exactly the features it later sees.
+///
+/// A text is split into terms by the ``Analyzer`` rules (lower-cased, diacritics folded, split on
+/// anything that is not a letter or digit) and the model's stop words are dropped. Each term gives
+///   - one **word unigram** (kind byte 1, the term's UTF-8), weight ``wordWeight``;
+///   - its **character n-grams** of `minN...maxN` Unicode scalars of `"<" + term + ">"` (kind byte
+///     2), each weighted ``charWeight`` / (number of n-grams of that term), so a term's n-grams
+///     together weigh `charWeight` whatever its length;
+/// and each pair of consecutive terms gives one **word bigram** (kind byte 3, `first + " " +
+/// second`), weight ``bigramWeight``.
+///
+/// Hashing: FNV-1a 64 over the kind byte followed by the feature's UTF-8 bytes, then Fibonacci
+/// hashing (multiply by 0x9E3779B97F4A7C15, keep the top `bucketBits` bits) to a bucket.
+/// Deterministic across runs and platforms (no `hashValue`).
+public struct NGramFeaturizer: Sendable, Equatable {
+    /// Kinds of feature; the raw value is the byte hashed before the feature's text.
+    public enum Kind: UInt8, Sendable {
+        case word = 1
+        case charNGram = 2
+        case bigram = 3
+    }
+
+    /// log2 of the number of buckets (rows of the table).
+    public let bucketBits: Int
+    /// Shortest and longest character n-gram, in Unicode scalars (boundary marks included);
+    /// `maxN == 0` disables character n-grams.
+    public let minN: Int
+    public let maxN: Int
+    /// Whether consecutive terms give bigram features.
+    public let usesBigrams: Bool
+    /// Weight of a term's unigram row.
+    public let wordWeight: Float
+    /// Total weight of a term's character n-gram rows (spread evenly over them).
+    public let charWeight: Float
+    /// Weight of a bigram row.
+    public let bigramWeight: Float
+    /// Normalised words dropped before features are taken.
+    public let stopWords: [String]
+    let stopWordTable: StopWordTable
+
+    public init(
+        bucketBits: Int, minN: Int = 3, maxN: Int = 5, usesBigrams: Bool = true,
+        wordWeight: Float = 1, charWeight: Float = 1, bigramWeight: Float = 1,
+        stopWords: [String] = StopWords.english.sorted()
+    ) {
+        precondition((1...30).contains(bucketBits), "bucketBits must be in 1...30")
+        precondition(maxN == 0 || (2 <= minN && minN <= maxN && maxN <= 16), "bad n-gram range")
+        self.bucketBits = bucketBits
+        self.minN = minN
+        self.maxN = maxN
+        self.usesBigrams = usesBigrams
+        self.wordWeight = wordWeight
+        self.charWeight = charWeight
+        self.bigramWeight = bigramWeight
+        self.stopWords = stopWords
+        self.stopWordTable = StopWordTable(stopWords)
+    }
+
+    public static func == (a: NGramFeaturizer, b: NGramFeaturizer) -> Bool {
+        a.bucketBits == b.bucketBits && a.minN == b.minN && a.maxN == b.maxN
+            && a.usesBigrams == b.usesBigrams && a.wordWeight == b.wordWeight
+            && a.charWeight == b.charWeight && a.bigramWeight == b.bigramWeight
+            && a.stopWords == b.stopWords
+    }
+
+    /// Number of buckets, `1 << bucketBits`.
+    public var bucketCount: Int { 1 << bucketBits }
+
+    // MARK: - Hashing
+
+    @usableFromInline static let fnvOffset: UInt64 = 0xcbf2_9ce4_8422_2325
+    @usableFromInline static let fnvPrime: UInt64 = 0x0000_0100_0000_01b3
+
+    @inline(__always)
+    static func fnv(_ h: UInt64, _ byte: UInt8) -> UInt64 {
+        (h ^ UInt64(byte)) &* fnvPrime
+    }
+
+    /// The FNV-1a 64 state after the kind byte.
+    @inline(__always)
+    static func seed(_ kind: Kind) -> UInt64 { fnv(fnvOffset, kind.rawValue) }
+
+    /// The bucket of a finished FNV-1a 64 hash (Fibonacci hashing, top `bucketBits` bits).
+    @inline(__always)
+    public func bucket(ofHash h: UInt64) -> Int {
+        Int(truncatingIfNeeded: (h &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bucketBits))
+    }
+
+    /// FNV-1a 64 of a kind byte followed by `bytes` (for tests and tools).
+    public static func hash(kind: Kind, bytes: some Sequence<UInt8>) -> UInt64 {
+        var h = seed(kind)
+        for b in bytes { h = fnv(h, b) }
+        return h
+    }
+
+    // MARK: - Terms
+
+    /// Calls `body` with the UTF-8 of each term of `text` (normalised, stop words dropped), in
+    /// order. The buffer is only valid during the call.
+    /// - Complexity: O(n) in the UTF-8 length of `text`; allocation-free for ASCII text.
+    @inline(__always)
+    public func forEachTerm(in text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var text = text
+        let handledASCII: Bool? = text.withUTF8 { utf8 -> Bool in
+            // ASCII fast path; identical to the Analyzer on ASCII input.
+            for b in utf8 where b >= 0x80 { return false }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(utf8.count, 1)) { scratch in
+                var n = 0
+                var i = 0
+                let count = utf8.count
+                while i <= count {
+                    let b: UInt8 = i < count ? utf8[i] : 0x20
+                    var lower: UInt8 = 0
+                    if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) {
+                        lower = b
+                    } else if b >= 0x41 && b <= 0x5A {
+                        lower = b &+ 32
+                    }
+                    if lower != 0 {
+                        scratch[n] = lower
+                        n += 1
+                    } else if n > 0 {
+                        let term = UnsafeBufferPointer(rebasing: scratch[0..<n])
+                        if !stopWordTable.contains(term) { body(term) }
+                        n = 0
+                    }
+                    i += 1
+                }
+            }
+            return true
+        }
+        if handledASCII == true { return }
+        Analyzer(stopWords: []).forEachWord(text) { word, _ in
+            var word = word
+            word.withUTF8 { term in
+                if !stopWordTable.contains(term) { body(term) }
+            }
+        }
+    }
+
+    // MARK: - Features
+
+    /// Calls `body(bucket, weight)` for the unigram and character n-grams of one term.
+    /// - Complexity: O(length × (maxN − minN + 1)).
+    @inline(__always)
+    public func forEachWordFeature(
+        of term: UnsafeBufferPointer<UInt8>, _ body: (Int, Float) -> Void
+    ) {
+        var h = Self.seed(.word)
+        for b in term { h = Self.fnv(h, b) }
+        body(bucket(ofHash: h), wordWeight)
+        if maxN == 0 || charWeight == 0 { return }
+        var scalars = 0
+        for b in term where b & 0xC0 != 0x80 { scalars += 1 }
+        let marked = scalars + 2
+        var total = 0
+        for k in minN...maxN where marked >= k { total += marked - k + 1 }
+        if total == 0 { return }
+        let w = charWeight / Float(total)
+        let n = term.count
+        var startByte = 0  // byte offset of scalar (s - 1) of the term, for s >= 1
+        for s in 0...(marked - minN) {
+            var g = Self.seed(.charNGram)
+            var k = 0  // scalars hashed so far
+            var pos = s  // position in the marked word: 0 is "<", scalars + 1 is ">"
+            var p = startByte
+            if s == 0 {
+                g = Self.fnv(g, 0x3C)  // "<"
+                k = 1
+                pos = 1
+            }
+            while k < maxN {
+                if pos == scalars + 1 {
+                    g = Self.fnv(g, 0x3E)  // ">"
+                    k += 1
+                    if k >= minN { body(bucket(ofHash: g), w) }
+                    break
+                }
+                g = Self.fnv(g, term[p])
+                p += 1
+                while p < n && term[p] & 0xC0 == 0x80 {
+                    g = Self.fnv(g, term[p])
+                    p += 1
+                }
+                k += 1
+                pos += 1
+                if k >= minN { body(bucket(ofHash: g), w) }
+            }
+            if s >= 1 {
+                startByte += 1
+                while startByte < n && term[startByte] & 0xC0 == 0x80 { startByte += 1 }
+            }
+        }
+    }
+
+    /// The FNV-1a state of the bigram prefix `first + " "`; finish it with ``bigramBucket(prefix:second:)``.
+    @inline(__always)
+    public func bigramPrefix(_ first: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h = Self.seed(.bigram)
+        for b in first { h = Self.fnv(h, b) }
+        return Self.fnv(h, 0x20)
+    }
+
+    /// The bucket of the bigram whose prefix state is `prefix` and whose second term is `second`.
+    @inline(__always)
+    public func bigramBucket(prefix: UInt64, second: UnsafeBufferPointer<UInt8>) -> Int {
+        var h = prefix
+        for b in second { h = Self.fnv(h, b) }
+        return bucket(ofHash: h)
+    }
+
+    /// Calls `body(bucket, weight, kind)` for every feature of `text`, in order: for each term its
+    /// unigram, its character n-grams, then the bigram it closes (if any).
+    /// - Complexity: O(n × (maxN − minN + 1)) in the UTF-8 length of `text`.
+    @inline(__always)
+    public func forEachFeature(in text: String, _ body: (Int, Float, Kind) -> Void) {
+        var previous: UInt64? = nil
+        forEachTerm(in: text) { term in
+            var first = true
+            forEachWordFeature(of: term) { bucket, weight in
+                body(bucket, weight, first ? .word : .charNGram)
+                first = false
+            }
+            if usesBigrams {
+                if let prefix = previous {
+                    body(bigramBucket(prefix: prefix, second: term), bigramWeight, .bigram)
+                }
+                previous = bigramPrefix(term)
+            }
+        }
+    }
+
+    /// Every feature of `text` as (bucket, weight, kind) triples; convenient for tests and tools.
+    public func features(of text: String) -> [(bucket: Int, weight: Float, kind: Kind)] {
+        var result: [(bucket: Int, weight: Float, kind: Kind)] = []
+        forEachFeature(in: text) { result.append(($0, $1, $2)) }
+        return result
+    }
+
+    /// The terms of `text` as strings (normalised, stop words dropped).
+    public func terms(of text: String) -> [String] {
+        var result: [String] = []
+        forEachTerm(in: text) { result.append(String(decoding: $0, as: UTF8.self)) }
+        return result
+    }
+}
+
+/// An open-addressing set of byte strings, looked up without allocating.
+struct StopWordTable: Sendable {
+    private let slots: [Int32]  // index into words, or -1
+    private let words: [[UInt8]]
+    private let mask: Int
+    private let maxLength: Int
+
+    init(_ list: [String]) {
+        let words = list.map { Array($0.utf8) }
+        self.maxLength = words.map(\.count).max() ?? 0
+        var size = 16
+        while size < words.count * 4 { size <<= 1 }
+        var slots = [Int32](repeating: -1, count: size)
+        for (i, w) in words.enumerated() {
+            var s = Self.slot(of: w, mask: size - 1)
+            while slots[s] >= 0 {
+                if words[Int(slots[s])] == w { break }
+                s = (s + 1) & (size - 1)
+            }
+            slots[s] = Int32(i)
+        }
+        self.words = words
+        self.slots = slots
+        self.mask = size - 1
+    }
+
+    @inline(__always)
+    private static func slot(of bytes: some Collection<UInt8>, mask: Int) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        return Int(truncatingIfNeeded: h >> 32) & mask
+    }
+
+    @inline(__always)
+    func contains(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if bytes.count > maxLength { return false }
+        var s = Self.slot(of: bytes, mask: mask)
+        while true {
+            let i = slots[s]
+            if i < 0 { return false }
+            if words[Int(i)].elementsEqual(bytes) { return true }
+            s = (s + 1) & mask
+        }
+    }
+}

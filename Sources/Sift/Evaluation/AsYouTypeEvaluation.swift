@@ -1,0 +1,43 @@
+import Foundation
+
+extension RetrievalEvaluation {
+    /// Result of the as-you-type check.
+    public struct AsYouTypeReport: Sendable {
+        public var documents: Int
+        public var found: Int
+        public var share: Double { documents > 0 ? Double(found) / Double(documents) : 0 }
+    }
+
+    /// For `documents` documents chosen with `seed` among those whose title has at least three
+    /// words, queries the first two title words plus the first four letters of the third (as a
+    /// user types) and counts how often the document comes back in the top 3.
+    public func asYouType(_ dataset: BEIRDataset, documents: Int, seed: UInt64) async throws -> AsYouTypeReport {
+        let index = try SearchIndex(configuration: .init(directory: nil, embedder: mode == .keyword ? nil : embedder, bm25: bm25, fusion: fusion))
+        try await index.upsert(dataset.documents.map { SearchableItem(id: ItemID($0.id), domain: "document", title: $0.title, content: $0.text) })
+        var eligible = dataset.documents.filter { $0.title.split(whereSeparator: \.isWhitespace).count >= 3 }
+        var rng = SplitMix64(seed: seed)
+        eligible.shuffle(using: &rng)
+        var found = 0
+        let chosen = eligible.prefix(documents)
+        for doc in chosen {
+            let words = doc.title.split(whereSeparator: \.isWhitespace).prefix(3).map(String.init)
+            let query = words[0] + " " + words[1] + " " + String(words[2].prefix(4))
+            let results = try await index.search(SearchQuery(query, limit: 3, mode: mode, understandsPhrases: false, prefixLastTerm: true)).results
+            if results.contains(where: { $0.id.rawValue == doc.id }) { found += 1 }
+        }
+        return AsYouTypeReport(documents: chosen.count, found: found)
+    }
+}
+
+/// A small, fast, seedable generator (SplitMix64): the same sequence on every platform.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

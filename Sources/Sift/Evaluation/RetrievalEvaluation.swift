@@ -1,0 +1,98 @@
+import Foundation
+
+/// Standard ranking metrics, computed as trec_eval and BEIR do.
+public enum RetrievalMetrics {
+    /// nDCG@k with graded gains (gain = grade) and a log2(rank + 1) discount.
+    public static func ndcg(ranked: [String], judgments: [String: Int], k: Int = 10) -> Double {
+        var dcg = 0.0
+        for (i, id) in ranked.prefix(k).enumerated() {
+            if let g = judgments[id], g > 0 { dcg += Double(g) / log2(Double(i + 2)) }
+        }
+        let ideal = judgments.values.filter { $0 > 0 }.sorted(by: >).prefix(k)
+        var idcg = 0.0
+        for (i, g) in ideal.enumerated() { idcg += Double(g) / log2(Double(i + 2)) }
+        return idcg > 0 ? dcg / idcg : 0
+    }
+
+    /// Share of the relevant documents found in the top k.
+    public static func recall(ranked: [String], judgments: [String: Int], k: Int = 100) -> Double {
+        let relevant = Set(judgments.filter { $0.value > 0 }.keys)
+        guard !relevant.isEmpty else { return 0 }
+        return Double(Set(ranked.prefix(k)).intersection(relevant).count) / Double(relevant.count)
+    }
+
+    /// Reciprocal rank of the first relevant document in the top k.
+    public static func reciprocalRank(ranked: [String], judgments: [String: Int], k: Int = 10) -> Double {
+        for (i, id) in ranked.prefix(k).enumerated() where (judgments[id] ?? 0) > 0 { return 1 / Double(i + 1) }
+        return 0
+    }
+
+    /// The p-th percentile (0…100) by nearest rank of `values`.
+    public static func percentile(_ values: [Double], _ p: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank - 1, 0), sorted.count - 1)]
+    }
+}
+
+/// Runs a BEIR dataset through a fresh in-memory index, exactly as `sift search` ranks.
+public struct RetrievalEvaluation: Sendable {
+    public struct Report: Sendable {
+        public var ndcgAt10: Double
+        public var recallAt100: Double
+        public var mrrAt10: Double
+        public var queries: Int
+        public var p50Milliseconds: Double
+        public var p95Milliseconds: Double
+        public var documents: Int
+        public var mode: SearchMode
+        public var indexSeconds: Double
+        /// Query id → ranked (document id, score), for a TREC run file.
+        public var run: [(query: String, ranking: [(String, Float)])]
+    }
+
+    public var mode: SearchMode
+    public var embedder: (any Embedder)?
+    public var bm25: BM25Parameters
+    public var fusion: FusionParameters
+    public var depth: Int
+
+    public init(mode: SearchMode, embedder: (any Embedder)?, bm25: BM25Parameters = .default, fusion: FusionParameters = .default, depth: Int = 100) {
+        self.mode = mode
+        self.embedder = embedder
+        self.bm25 = bm25
+        self.fusion = fusion
+        self.depth = depth
+    }
+
+    /// Indexes `dataset`'s corpus and ranks every judged query (or the given query texts).
+    public func run(_ dataset: BEIRDataset, queryTexts: [String: String]? = nil) async throws -> Report {
+        let started = Date()
+        let index = try SearchIndex(configuration: .init(directory: nil, embedder: mode == .keyword ? nil : embedder, bm25: bm25, fusion: fusion))
+        let items = dataset.documents.map { SearchableItem(id: ItemID($0.id), domain: "document", title: $0.title, content: $0.text) }
+        try await index.upsert(items)
+        let indexSeconds = Date().timeIntervalSince(started)
+        var ndcg = 0.0, recall = 0.0, mrr = 0.0
+        var latencies: [Double] = []
+        var run: [(String, [(String, Float)])] = []
+        let ids = dataset.judgedQueryIDs
+        for qid in ids {
+            let text = queryTexts?[qid] ?? dataset.queries[qid] ?? ""
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let results = try await index.search(SearchQuery(text, limit: depth, mode: mode, understandsPhrases: false, prefixLastTerm: false)).results
+            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            let ranked = results.map(\.id.rawValue)
+            let judged = dataset.judgments[qid] ?? [:]
+            ndcg += RetrievalMetrics.ndcg(ranked: ranked, judgments: judged)
+            recall += RetrievalMetrics.recall(ranked: ranked, judgments: judged)
+            mrr += RetrievalMetrics.reciprocalRank(ranked: ranked, judgments: judged)
+            run.append((qid, results.map { ($0.id.rawValue, $0.score) }))
+        }
+        let n = Double(max(ids.count, 1))
+        return Report(
+            ndcgAt10: ndcg / n, recallAt100: recall / n, mrrAt10: mrr / n, queries: ids.count,
+            p50Milliseconds: RetrievalMetrics.percentile(latencies, 50), p95Milliseconds: RetrievalMetrics.percentile(latencies, 95),
+            documents: dataset.documents.count, mode: mode, indexSeconds: indexSeconds, run: run)
+    }
+}

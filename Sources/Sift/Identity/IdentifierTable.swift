@@ -1,0 +1,82 @@
+/// The only place that hands out rows: maps each live ``ItemID`` to the dense row number used
+/// by the keyword postings and the vector matrix, so the two halves cannot disagree about what
+/// exists.
+///
+/// Rows of deleted items are recycled (lowest first) so both halves stay dense.
+public struct IdentifierTable: Sendable {
+    private var rowByID: [ItemID: Int32] = [:]
+    private var idByRow: [ItemID?] = []
+    private var freeRows: [Int32] = []  // kept sorted descending; popLast gives the lowest
+
+    public init() {}
+
+    /// Number of live items.
+    public var count: Int { rowByID.count }
+    /// One past the highest row ever handed out: the size the row-indexed structures need.
+    public var capacity: Int { idByRow.count }
+
+    /// The row of `id`, if it is live. - Complexity: O(1).
+    public func row(of id: ItemID) -> Int32? { rowByID[id] }
+
+    /// The item at `row`, or nil for a free row. - Complexity: O(1).
+    public func id(at row: Int32) -> ItemID? {
+        row >= 0 && Int(row) < idByRow.count ? idByRow[Int(row)] : nil
+    }
+
+    /// The row for `id`, allocating one if it is new. - Complexity: amortised O(log f) for f free rows.
+    public mutating func assign(_ id: ItemID) -> (row: Int32, isNew: Bool) {
+        if let row = rowByID[id] { return (row, false) }
+        let row: Int32
+        if let free = freeRows.popLast() {
+            row = free
+            idByRow[Int(row)] = id
+        } else {
+            row = Int32(idByRow.count)
+            idByRow.append(id)
+        }
+        rowByID[id] = row
+        return (row, true)
+    }
+
+    /// Frees the row of `id` and returns it, or nil if `id` is not live.
+    public mutating func remove(_ id: ItemID) -> Int32? {
+        guard let row = rowByID.removeValue(forKey: id) else { return nil }
+        idByRow[Int(row)] = nil
+        let position = freeRows.firstIndex { $0 < row } ?? freeRows.endIndex
+        freeRows.insert(row, at: position)
+        return row
+    }
+
+    /// Forgets everything.
+    public mutating func removeAll() {
+        rowByID.removeAll()
+        idByRow.removeAll()
+        freeRows.removeAll()
+    }
+
+    /// Every live identifier, in no particular order.
+    public var ids: Dictionary<ItemID, Int32>.Keys { rowByID.keys }
+
+    /// Verifies the two maps are inverse and free rows are exactly the empty ones.
+    public func checkInvariants() throws(InvariantViolation) {
+        for (item, row) in rowByID where id(at: row) != item {
+            throw InvariantViolation("identifier table: \(item) maps to row \(row) which holds \(String(describing: id(at: row)))")
+        }
+        let occupied = idByRow.lazy.filter { $0 != nil }.count
+        if occupied != rowByID.count {
+            throw InvariantViolation("identifier table: \(occupied) occupied rows for \(rowByID.count) ids")
+        }
+        if occupied + freeRows.count != idByRow.count || Set(freeRows).count != freeRows.count {
+            throw InvariantViolation("identifier table: free list inconsistent")
+        }
+        for row in freeRows where idByRow[Int(row)] != nil {
+            throw InvariantViolation("identifier table: free row \(row) is occupied")
+        }
+    }
+}
+
+/// A broken internal invariant, found by a `checkInvariants()` call.
+public struct InvariantViolation: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

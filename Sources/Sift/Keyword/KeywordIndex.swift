@@ -1,0 +1,336 @@
+import Foundation
+
+/// An inverted index over the title, keywords and content of every item, scored with BM25F.
+///
+/// Variant: the "simple BM25F" of Robertson, Zaragoza & Taylor (2004): per-field term
+/// frequencies are length-normalised per field, weighted and summed into one pseudo frequency
+/// `tf̃ = Σ_f w_f · tf_f / (1 − b_f + b_f · len_f / avglen_f)`, saturated once,
+/// `score = Σ_t idf(t) · tf̃ · (k1 + 1) / (k1 + tf̃)`, with Lucene's non-negative
+/// `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))`.
+/// Terms are analysed words (``Analyzer``) reduced by the Porter stemmer.
+///
+/// Rows come from the ``IdentifierTable``; the index never invents or renumbers them.
+public struct KeywordIndex: Sendable {
+    struct Posting: Sendable {
+        var row: Int32
+        var tf: (UInt16, UInt16, UInt16)
+    }
+
+    public var parameters: BM25Parameters
+    let analyzer: Analyzer
+
+    private(set) var termIDs: [String: Int32] = [:]
+    private(set) var termStrings: [String] = []
+    private var postings: [[Posting]] = []
+    private var rowTerms: [[Int32]?] = []
+    private var fieldLengths: [(UInt32, UInt32, UInt32)] = []
+    private var totalLengths: (Int, Int, Int) = (0, 0, 0)
+    /// Number of live documents.
+    public private(set) var documentCount = 0
+    private var sortedTerms: [Int32]? = nil
+
+    public init(parameters: BM25Parameters = .default, analyzer: Analyzer = Analyzer()) {
+        self.parameters = parameters
+        self.analyzer = analyzer
+    }
+
+    /// The index terms of `text`: analysed, stop words dropped, stemmed.
+    public func indexTerms(_ text: String) -> [String] {
+        analyzer.terms(text).map(PorterStemmer.stem)
+    }
+
+    /// Whether `row` holds a document.
+    public func contains(row: Int32) -> Bool {
+        Int(row) < rowTerms.count && rowTerms[Int(row)] != nil
+    }
+
+    /// Indexes `item` at `row`, replacing whatever the row held.
+    /// - Complexity: O(t + Σ p) for t terms of the item and p the postings of the terms it replaces.
+    public mutating func insert(_ item: SearchableItem, at row: Int32) {
+        remove(row: row)
+        let r = Int(row)
+        if r >= rowTerms.count {
+            rowTerms.append(contentsOf: repeatElement(nil, count: r - rowTerms.count + 1))
+            fieldLengths.append(contentsOf: repeatElement((0, 0, 0), count: r - fieldLengths.count + 1))
+        }
+        var counts: [Int32: (UInt16, UInt16, UInt16)] = [:]
+        var lengths: (UInt32, UInt32, UInt32) = (0, 0, 0)
+        func add(_ text: String, _ field: KeywordField) {
+            for term in indexTerms(text) {
+                let id = termID(term)
+                var tf = counts[id] ?? (0, 0, 0)
+                switch field {
+                case .title: tf.0 &+= tf.0 < UInt16.max ? 1 : 0; lengths.0 += 1
+                case .keywords: tf.1 &+= tf.1 < UInt16.max ? 1 : 0; lengths.1 += 1
+                case .content: tf.2 &+= tf.2 < UInt16.max ? 1 : 0; lengths.2 += 1
+                }
+                counts[id] = tf
+            }
+        }
+        add(item.title, .title)
+        add(item.keywords.joined(separator: " "), .keywords)
+        add(item.content, .content)
+        var ids: [Int32] = []
+        ids.reserveCapacity(counts.count)
+        for (id, tf) in counts.sorted(by: { $0.key < $1.key }) {
+            postings[Int(id)].append(Posting(row: row, tf: tf))
+            ids.append(id)
+        }
+        rowTerms[r] = ids
+        fieldLengths[r] = lengths
+        totalLengths.0 += Int(lengths.0)
+        totalLengths.1 += Int(lengths.1)
+        totalLengths.2 += Int(lengths.2)
+        documentCount += 1
+    }
+
+    /// Removes the document at `row`, if any.
+    /// - Complexity: O(Σ p) over the postings lists of its terms.
+    public mutating func remove(row: Int32) {
+        let r = Int(row)
+        guard r < rowTerms.count, let ids = rowTerms[r] else { return }
+        for id in ids {
+            var list = postings[Int(id)]
+            if let i = list.firstIndex(where: { $0.row == row }) {
+                list.swapAt(i, list.count - 1)
+                list.removeLast()
+            }
+            postings[Int(id)] = list
+        }
+        let lengths = fieldLengths[r]
+        totalLengths.0 -= Int(lengths.0)
+        totalLengths.1 -= Int(lengths.1)
+        totalLengths.2 -= Int(lengths.2)
+        fieldLengths[r] = (0, 0, 0)
+        rowTerms[r] = nil
+        documentCount -= 1
+    }
+
+    /// Removes every document.
+    public mutating func removeAll() {
+        self = KeywordIndex(parameters: parameters, analyzer: analyzer)
+    }
+
+    private mutating func termID(_ term: String) -> Int32 {
+        if let id = termIDs[term] { return id }
+        let id = Int32(termStrings.count)
+        termIDs[term] = id
+        termStrings.append(term)
+        postings.append([])
+        sortedTerms = nil
+        return id
+    }
+
+    /// Document frequency of an index term.
+    public func documentFrequency(_ term: String) -> Int {
+        termIDs[term].map { postings[Int($0)].count } ?? 0
+    }
+
+    /// Lucene's BM25 idf.
+    public func idf(documentFrequency df: Int) -> Float {
+        let n = Float(documentCount), d = Float(df)
+        return log(1 + (n - d + 0.5) / (d + 0.5))
+    }
+
+    // MARK: Querying
+
+    /// One query term after analysis, and the index terms it matches.
+    public struct QueryTerm: Sendable, Equatable {
+        /// The word as typed (normalised).
+        public var word: String
+        /// The index terms it matches: its stem, or for a prefix every term starting with it.
+        public var terms: [String]
+        public var isPrefix: Bool
+    }
+
+    /// Analyses a query. With `prefixLastTerm`, the last word (when the query does not end in
+    /// a separator) also matches every index term that starts with it, as-you-type.
+    public func queryTerms(_ query: String, prefixLastTerm: Bool = true, maxExpansions: Int = 64) -> [QueryTerm] {
+        let words = analyzer.terms(query)
+        var result: [QueryTerm] = []
+        var seen = Set<String>()
+        let endsInWord = query.unicodeScalars.last.map(Analyzer.isWordScalarOrASCIIAlnum) ?? false
+        for (i, word) in words.enumerated() {
+            let stem = PorterStemmer.stem(word)
+            if prefixLastTerm && endsInWord && i == words.count - 1 {
+                var terms = expansions(of: word, limit: maxExpansions)
+                if termIDs[stem] != nil && !terms.contains(stem) { terms.append(stem) }
+                result.append(QueryTerm(word: word, terms: terms.sorted(), isPrefix: true))
+            } else if seen.insert(stem).inserted {
+                result.append(QueryTerm(word: word, terms: [stem], isPrefix: false))
+            }
+        }
+        return result
+    }
+
+    /// The index terms starting with `prefix`, most frequent first, at most `limit`.
+    func expansions(of prefix: String, limit: Int) -> [String] {
+        let sorted = sortedTermOrder()
+        var lo = 0, hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if termStrings[Int(sorted[mid])].utf8.lexicographicallyPrecedes(prefix.utf8) { lo = mid + 1 } else { hi = mid }
+        }
+        var found: [(String, Int)] = []
+        var i = lo
+        while i < sorted.count, termStrings[Int(sorted[i])].hasPrefix(prefix) {
+            let id = Int(sorted[i])
+            if !postings[id].isEmpty { found.append((termStrings[id], postings[id].count)) }
+            i += 1
+        }
+        found.sort { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+        return found.prefix(limit).map(\.0)
+    }
+
+    private func sortedTermOrder() -> [Int32] {
+        if let sortedTerms { return sortedTerms }
+        return (0..<Int32(termStrings.count)).sorted {
+            termStrings[Int($0)].utf8.lexicographicallyPrecedes(termStrings[Int($1)].utf8)
+        }
+    }
+
+    /// Rebuilds the sorted term list used for prefix search, if terms were added since.
+    public mutating func prepareForQueries() {
+        if sortedTerms == nil { sortedTerms = sortedTermOrder() }
+    }
+
+    @inline(__always)
+    private func pseudoFrequency(_ p: Posting, averages: (Float, Float, Float)) -> Float {
+        let len = fieldLengths[Int(p.row)]
+        let w = parameters.weights, b = parameters.b
+        var tf: Float = 0
+        if p.tf.0 > 0 { tf += w[0] * Float(p.tf.0) / (1 - b[0] + b[0] * Float(len.0) / averages.0) }
+        if p.tf.1 > 0 { tf += w[1] * Float(p.tf.1) / (1 - b[1] + b[1] * Float(len.1) / averages.1) }
+        if p.tf.2 > 0 { tf += w[2] * Float(p.tf.2) / (1 - b[2] + b[2] * Float(len.2) / averages.2) }
+        return tf
+    }
+
+    private var averageLengths: (Float, Float, Float) {
+        let n = Float(max(documentCount, 1))
+        return (max(Float(totalLengths.0) / n, 1e-6), max(Float(totalLengths.1) / n, 1e-6), max(Float(totalLengths.2) / n, 1e-6))
+    }
+
+    /// BM25F score of every document that matches at least one query term, accumulated into
+    /// `scores` (indexed by row, at least as long as the highest row) and listed in `touched`.
+    /// A prefix term contributes its best-scoring expansion per document.
+    /// - Complexity: O(Σ p) over the postings of the query's terms.
+    public func accumulate(_ query: [QueryTerm], scores: inout [Float], touched: inout [Int32]) {
+        let averages = averageLengths
+        let k1 = parameters.k1
+        for term in query {
+            if term.isPrefix && term.terms.count > 1 {
+                var best: [Int32: Float] = [:]
+                for t in term.terms {
+                    guard let id = termIDs[t] else { continue }
+                    let list = postings[Int(id)]
+                    let idf = self.idf(documentFrequency: list.count)
+                    for p in list {
+                        let tf = pseudoFrequency(p, averages: averages)
+                        let s = idf * tf * (k1 + 1) / (k1 + tf)
+                        if s > best[p.row, default: 0] { best[p.row] = s }
+                    }
+                }
+                for (row, s) in best {
+                    if scores[Int(row)] == 0 { touched.append(row) }
+                    scores[Int(row)] += s
+                }
+            } else {
+                for t in term.terms {
+                    guard let id = termIDs[t] else { continue }
+                    let list = postings[Int(id)]
+                    let idf = self.idf(documentFrequency: list.count)
+                    for p in list {
+                        let tf = pseudoFrequency(p, averages: averages)
+                        if scores[Int(p.row)] == 0 { touched.append(p.row) }
+                        scores[Int(p.row)] += idf * tf * (k1 + 1) / (k1 + tf)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The BM25F score of one document, as ``accumulate(_:scores:touched:)`` computes it.
+    public func score(_ query: [QueryTerm], row: Int32) -> Float {
+        explain(query, row: row).reduce(0) { $0 + $1.score }
+    }
+
+    /// One term's part in a document's score, for `--explain`.
+    public struct TermExplanation: Sendable, Equatable {
+        public var term: String
+        public var idf: Float
+        /// Raw term frequency per field (title, keywords, content).
+        public var frequencies: [Int]
+        /// Weighted, length-normalised frequency per field.
+        public var fieldParts: [Float]
+        public var score: Float
+    }
+
+    /// Every term's contribution to the score of `row`.
+    public func explain(_ query: [QueryTerm], row: Int32) -> [TermExplanation] {
+        let averages = averageLengths
+        let k1 = parameters.k1
+        var result: [TermExplanation] = []
+        for qt in query {
+            var best: TermExplanation?
+            for t in qt.terms {
+                guard let id = termIDs[t], let p = postings[Int(id)].first(where: { $0.row == row }) else { continue }
+                let df = postings[Int(id)].count
+                let idf = self.idf(documentFrequency: df)
+                let len = fieldLengths[Int(row)]
+                let w = parameters.weights, b = parameters.b
+                let parts: [Float] = [
+                    p.tf.0 > 0 ? w[0] * Float(p.tf.0) / (1 - b[0] + b[0] * Float(len.0) / averages.0) : 0,
+                    p.tf.1 > 0 ? w[1] * Float(p.tf.1) / (1 - b[1] + b[1] * Float(len.1) / averages.1) : 0,
+                    p.tf.2 > 0 ? w[2] * Float(p.tf.2) / (1 - b[2] + b[2] * Float(len.2) / averages.2) : 0,
+                ]
+                let tf = pseudoFrequency(p, averages: averages)
+                let e = TermExplanation(
+                    term: t, idf: idf, frequencies: [Int(p.tf.0), Int(p.tf.1), Int(p.tf.2)],
+                    fieldParts: parts, score: idf * tf * (k1 + 1) / (k1 + tf))
+                if qt.isPrefix {
+                    if best == nil || e.score > best!.score { best = e }
+                } else {
+                    result.append(e)
+                }
+            }
+            if let best { result.append(best) }
+        }
+        return result
+    }
+
+    /// Number of distinct terms, and of postings.
+    public var statistics: (terms: Int, postings: Int) {
+        (termStrings.count, postings.reduce(0) { $0 + $1.count })
+    }
+
+    /// Verifies that postings and the forward index agree and that counts add up.
+    public func checkInvariants(liveRows: Set<Int32>) throws(InvariantViolation) {
+        var live = Set<Int32>()
+        for (r, terms) in rowTerms.enumerated() where terms != nil { live.insert(Int32(r)) }
+        if live != liveRows {
+            throw InvariantViolation("keyword index: rows \(live.symmetricDifference(liveRows).sorted().prefix(5)) disagree with the identifier table")
+        }
+        if live.count != documentCount { throw InvariantViolation("keyword index: document count \(documentCount) ≠ \(live.count) rows") }
+        var fromPostings = 0
+        for (id, list) in postings.enumerated() {
+            for p in list {
+                fromPostings += 1
+                guard let terms = rowTerms[Int(p.row)], terms.contains(Int32(id)) else {
+                    throw InvariantViolation("keyword index: posting of '\(termStrings[id])' points at row \(p.row) which does not hold it")
+                }
+            }
+        }
+        let forward = rowTerms.reduce(0) { $0 + ($1?.count ?? 0) }
+        if forward != fromPostings { throw InvariantViolation("keyword index: \(forward) forward entries ≠ \(fromPostings) postings") }
+    }
+}
+
+extension Analyzer {
+    static func isWordScalarOrASCIIAlnum(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            let v = scalar.value
+            return (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A)
+        }
+        return isWordScalar(scalar)
+    }
+}

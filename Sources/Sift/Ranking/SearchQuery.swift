@@ -1,0 +1,92 @@
+import Foundation
+
+/// Which halves of the index rank a query.
+public enum SearchMode: String, Sendable, CaseIterable {
+    /// BM25F alone.
+    case keyword
+    /// Cosine similarity of embeddings alone.
+    case semantic
+    /// Both, fused (the default).
+    case hybrid
+}
+
+/// A search request.
+public struct SearchQuery: Sendable {
+    public var text: String
+    /// Number of results wanted (1…1000).
+    public var limit: Int
+    public var mode: SearchMode
+    /// Only items of these domains (empty: all).
+    public var domains: [String]
+    /// Only items dated on or after this instant.
+    public var since: Date?
+    /// Only items dated before this instant.
+    public var until: Date?
+    /// The present, for expiry and relative date phrases (default: the index's clock).
+    public var now: Date?
+    /// Parse date phrases and domain words out of the text ("last week's expenses").
+    public var understandsPhrases: Bool
+    /// Treat the last word as a prefix (as-you-type), unless the text ends in a separator.
+    public var prefixLastTerm: Bool
+    /// Attach an ``Explanation`` to every result.
+    public var explain: Bool
+
+    public init(
+        _ text: String, limit: Int = 10, mode: SearchMode = .hybrid, domains: [String] = [],
+        since: Date? = nil, until: Date? = nil, now: Date? = nil, understandsPhrases: Bool = true,
+        prefixLastTerm: Bool = true, explain: Bool = false
+    ) {
+        self.text = text
+        self.limit = limit
+        self.mode = mode
+        self.domains = domains
+        self.since = since
+        self.until = until
+        self.now = now
+        self.understandsPhrases = understandsPhrases
+        self.prefixLastTerm = prefixLastTerm
+        self.explain = explain
+    }
+}
+
+/// One ranked item. An immutable value: safe to hand to any thread.
+public struct SearchResult: Sendable, Equatable {
+    public var id: ItemID
+    public var domain: String
+    public var title: String
+    public var score: Float
+    public var url: String?
+    public var date: Date?
+    public var displayName: String?
+    public var explanation: Explanation?
+}
+
+/// Every term of a result's score, for `--explain`.
+public struct Explanation: Sendable, Equatable {
+    /// Per query term: idf, raw frequency and weighted part per field, BM25F score.
+    public var keywordTerms: [KeywordIndex.TermExplanation] = []
+    public var keywordScore: Float = 0
+    public var cosine: Float?
+    /// The fusion inputs, each in 0…1.
+    public var normalizedKeyword: Float = 0
+    public var normalizedSemantic: Float = 0
+    public var fusion: String = ""
+    public var relevance: Float = 0
+    /// Decayed donation count and the factor it gave (1 = none).
+    public var donationScore: Float = 0
+    public var donationFactor: Float = 1
+    public var rankingHintFactor: Float = 1
+    public var domainBoostFactor: Float = 1
+    public var finalScore: Float = 0
+}
+
+/// What a search understood and excluded, for `--explain`.
+public struct QueryReport: Sendable, Equatable {
+    public var searchedText: String = ""
+    public var understood: [String] = []
+    public var filters: [String] = []
+    /// Lines like "domain filter excluded 3 matching items".
+    public var exclusions: [String] = []
+    public var mode: SearchMode = .hybrid
+    public var candidates: Int = 0
+}

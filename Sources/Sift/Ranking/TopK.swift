@@ -1,0 +1,60 @@
+/// Keeps the `k` best (score, row) pairs seen, in a bounded min-heap.
+///
+/// Order: higher score first; equal scores by the tie-break key ascending (the ``ItemID``), so
+/// rankings are deterministic.
+struct TopK<Key: Comparable> {
+    struct Entry {
+        var score: Float
+        var row: Int32
+        var key: Key
+    }
+
+    let k: Int
+    private(set) var heap: [Entry] = []
+
+    init(k: Int) {
+        self.k = max(k, 0)
+        heap.reserveCapacity(self.k)
+    }
+
+    /// `a` ranks below `b`.
+    @inline(__always)
+    private static func worse(_ a: Entry, _ b: Entry) -> Bool {
+        a.score != b.score ? a.score < b.score : a.key > b.key
+    }
+
+    /// The score an entry must beat to enter (when full).
+    var threshold: Float { heap.count < k ? -.infinity : heap[0].score }
+
+    /// - Complexity: O(log k).
+    mutating func insert(score: Float, row: Int32, key: @autoclosure () -> Key) {
+        guard k > 0 else { return }
+        if heap.count == k && score < heap[0].score { return }
+        let entry = Entry(score: score, row: row, key: key())
+        if heap.count < k {
+            heap.append(entry)
+            var i = heap.count - 1
+            while i > 0 {
+                let parent = (i - 1) / 2
+                if Self.worse(heap[i], heap[parent]) { heap.swapAt(i, parent); i = parent } else { break }
+            }
+        } else if Self.worse(heap[0], entry) {
+            heap[0] = entry
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < heap.count && Self.worse(heap[l], heap[m]) { m = l }
+                if r < heap.count && Self.worse(heap[r], heap[m]) { m = r }
+                if m == i { break }
+                heap.swapAt(i, m)
+                i = m
+            }
+        }
+    }
+
+    /// The kept entries, best first. - Complexity: O(k log k).
+    func sorted() -> [Entry] {
+        heap.sorted { Self.worse($1, $0) }
+    }
+}

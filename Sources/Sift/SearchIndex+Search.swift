@@ -1,0 +1,246 @@
+import Foundation
+
+extension SearchIndex {
+    /// The ranked results of `query` and a report of what was understood and filtered.
+    ///
+    /// Filters (domain, date, expiry) are applied to candidates before ranking, so when k
+    /// items match and pass them, k come back. Ties are broken by ``ItemID``.
+    /// - Complexity: O(Σ postings of the query terms) for the keyword half; one pass over the
+    ///   vector matrix (O(n · d)) for the semantic half; O(c log k) to select from c candidates.
+    public func search(_ query: SearchQuery) throws -> (results: [SearchResult], report: QueryReport) {
+        let started = Date()
+        let now = query.now ?? configuration.clock()
+        var report = QueryReport()
+        let limit = max(0, min(query.limit, 1000))
+
+        // Understand the query.
+        var text = query.text
+        var range = DateRange(start: query.since, end: query.until)
+        var namedDomains: [String] = []
+        if query.understandsPhrases {
+            let names = domainNames.map { DomainName(identifier: $0.key, displayName: $0.value) }
+            let parsed = QueryParser(domains: names).parse(query.text, now: now)
+            text = parsed.text
+            report.understood = parsed.understood
+            namedDomains = parsed.domains
+            if let r = parsed.dateRange { range = range.narrowed(by: r) }
+        }
+        report.searchedText = text
+
+        var mode = query.mode
+        if mode != .keyword && (configuration.embedder == nil || vectors == nil) {
+            if mode == .semantic { throw IndexError.noModel("no model is loaded for this index") }
+            mode = .keyword
+            report.filters.append("no embedding model: hybrid falls back to keyword")
+        }
+        report.mode = mode
+
+        // Filters, applied before ranking.
+        let explicitDomains = Set(query.domains)
+        if !explicitDomains.isEmpty { report.filters.append("domain ∈ {\(explicitDomains.sorted().joined(separator: ", "))}") }
+        if range.start != nil || range.end != nil { report.filters.append("date \(range.siftDescription)") }
+        func passesBase(_ item: SearchableItem) -> Bool {
+            if item.isExpired(at: now) { return false }
+            if !explicitDomains.isEmpty && !explicitDomains.contains(item.domain) { return false }
+            if range.start != nil || range.end != nil {
+                guard let date = item.date, range.admits(date) else { return false }
+            }
+            return true
+        }
+        var boostDomains = Set<String>()
+        var wordDomains = Set<String>()
+        if !namedDomains.isEmpty {
+            let named = Set(namedDomains)
+            if items.contains(where: { $0.map { named.contains($0.domain) && passesBase($0) } ?? false }) {
+                wordDomains = named
+                report.filters.append("domain ∈ {\(named.sorted().joined(separator: ", "))} (named in the query)")
+            } else {
+                boostDomains = named
+                report.filters.append("no item of {\(named.sorted().joined(separator: ", "))} passes the other filters: domain only boosts")
+            }
+        }
+        var excludedBy: [String: Int] = [:]
+        let passes: (Int32) -> Bool = { row in
+            guard let item = self.items[Int(row)] else { return false }
+            if item.isExpired(at: now) { excludedBy["expired", default: 0] += 1; return false }
+            if !explicitDomains.isEmpty && !explicitDomains.contains(item.domain) { excludedBy["domain filter", default: 0] += 1; return false }
+            if !wordDomains.isEmpty && !wordDomains.contains(item.domain) { excludedBy["domain named in the query", default: 0] += 1; return false }
+            if range.start != nil || range.end != nil {
+                guard let date = item.date, range.admits(date) else { excludedBy["date filter", default: 0] += 1; return false }
+            }
+            return true
+        }
+
+        let queryTerms = keyword.queryTerms(text, prefixLastTerm: query.prefixLastTerm)
+        let results: [SearchResult]
+        if keyword.analyzer.terms(text).isEmpty {
+            results = listNewestFirst(passes: passes, limit: limit)
+            report.filters.append("no search text left: filtered items, newest first")
+        } else {
+            results = rank(text: text, terms: queryTerms, mode: mode, limit: limit, now: now, passes: passes, boostDomains: boostDomains, explain: query.explain, report: &report)
+        }
+        report.exclusions = excludedBy.sorted { $0.key < $1.key }.map { "\($0.key) excluded \($0.value) item\($0.value == 1 ? "" : "s")" }
+        configuration.logger.log(LogRecord(operation: "search.\(mode.rawValue)", index: name, itemCount: results.count, duration: Date().timeIntervalSince(started), outcome: "ok"))
+        return (results, report)
+    }
+
+    /// Convenience: hybrid (or keyword, without a model) results for `text`.
+    public func search(_ text: String, limit: Int = 10) throws -> [SearchResult] {
+        try search(SearchQuery(text, limit: limit)).results
+    }
+
+    private func result(row: Int32, score: Float, explanation: Explanation?) -> SearchResult {
+        let item = items[Int(row)]!
+        return SearchResult(id: item.id, domain: item.domain, title: item.title, score: score, url: item.url, date: item.date, displayName: item.displayName, explanation: explanation)
+    }
+
+    private func listNewestFirst(passes: (Int32) -> Bool, limit: Int) -> [SearchResult] {
+        var rows: [Int32] = []
+        for r in 0..<items.count where items[r] != nil && passes(Int32(r)) { rows.append(Int32(r)) }
+        rows.sort { a, b in
+            let x = items[Int(a)]!, y = items[Int(b)]!
+            switch (x.date, y.date) {
+            case let (l?, r?) where l != r: return l > r
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return x.id < y.id
+            }
+        }
+        return rows.prefix(limit).map { result(row: $0, score: 0, explanation: nil) }
+    }
+
+    private func rank(
+        text: String, terms: [KeywordIndex.QueryTerm], mode: SearchMode, limit: Int, now: Date,
+        passes: (Int32) -> Bool, boostDomains: Set<String>, explain: Bool, report: inout QueryReport
+    ) -> [SearchResult] {
+        let capacity = table.capacity
+        let fusion = configuration.fusion
+
+        // Keyword half: BM25F of every matching row.
+        var bm25 = [Float](repeating: 0, count: capacity)
+        var touched: [Int32] = []
+        if mode != .semantic { keyword.accumulate(terms, scores: &bm25, touched: &touched) }
+
+        // Semantic half: cosine of every row, one sgemv.
+        var cosine: [Float] = []
+        var queryVector: [Float] = []
+        if mode != .keyword, let embedder = configuration.embedder, let vectors {
+            queryVector = embedder.embed(text)
+            cosine = [Float](repeating: 0, count: capacity)
+            vectors.scores(for: queryVector, into: &cosine)
+        }
+
+        // Candidates that pass the filters.
+        var candidates: [Int32] = []
+        var isCandidate = [Bool](repeating: false, count: capacity)
+        if mode != .semantic {
+            for row in touched where passes(row) {
+                candidates.append(row)
+                isCandidate[Int(row)] = true
+            }
+        }
+        if mode != .keyword && !cosine.isEmpty {
+            let m = mode == .semantic ? max(limit, 1) : max(fusion.semanticCandidates, limit)
+            var best = TopK<ItemID>(k: m)
+            for r in 0..<capacity where items[r] != nil {
+                let s = cosine[r]
+                if s >= best.threshold && passes(Int32(r)) { best.insert(score: s, row: Int32(r), key: items[r]!.id) }
+            }
+            for e in best.sorted() where !isCandidate[Int(e.row)] {
+                candidates.append(e.row)
+                isCandidate[Int(e.row)] = true
+            }
+        }
+        report.candidates = candidates.count
+
+        // Fusion inputs.
+        var maxBM25: Float = 0
+        var topCos: Float = -1, floorCos: Float = 1
+        for row in candidates {
+            maxBM25 = max(maxBM25, bm25[Int(row)])
+            if !cosine.isEmpty { topCos = max(topCos, cosine[Int(row)]); floorCos = min(floorCos, cosine[Int(row)]) }
+        }
+        var keywordRank: [Int32: Int] = [:], semanticRank: [Int32: Int] = [:]
+        if mode == .hybrid, case .reciprocalRank = fusion.method {
+            let byKeyword = candidates.filter { bm25[Int($0)] > 0 }.sorted { bm25[Int($0)] != bm25[Int($1)] ? bm25[Int($0)] > bm25[Int($1)] : items[Int($0)]!.id < items[Int($1)]!.id }
+            for (i, r) in byKeyword.enumerated() { keywordRank[r] = i + 1 }
+            let bySemantic = candidates.sorted { cosine[Int($0)] != cosine[Int($1)] ? cosine[Int($0)] > cosine[Int($1)] : items[Int($0)]!.id < items[Int($1)]!.id }
+            for (i, r) in bySemantic.enumerated() { semanticRank[r] = i + 1 }
+        }
+
+        func score(_ row: Int32) -> Explanation {
+            var e = Explanation()
+            e.keywordScore = bm25[Int(row)]
+            e.cosine = cosine.isEmpty ? nil : cosine[Int(row)]
+            e.normalizedKeyword = maxBM25 > 0 ? e.keywordScore / maxBM25 : 0
+            if let c = e.cosine { e.normalizedSemantic = topCos > floorCos ? (c - floorCos) / (topCos - floorCos) : 1 }
+            switch mode {
+            case .keyword:
+                e.relevance = e.keywordScore
+                e.fusion = "bm25f"
+            case .semantic:
+                e.relevance = e.cosine ?? 0
+                e.fusion = "cosine"
+            case .hybrid:
+                switch fusion.method {
+                case .linear(let alpha):
+                    e.relevance = alpha * e.normalizedKeyword + (1 - alpha) * e.normalizedSemantic
+                    e.fusion = "linear α=\(alpha)"
+                case .reciprocalRank(let k):
+                    e.relevance = (keywordRank[row].map { 1 / (k + Float($0)) } ?? 0) + (semanticRank[row].map { 1 / (k + Float($0)) } ?? 0)
+                    e.fusion = "rrf k=\(k)"
+                }
+            }
+            let item = items[Int(row)]!
+            let matches = e.keywordScore > 0 || (e.cosine ?? -1) >= fusion.semanticMatchThreshold
+            if matches, e.relevance > 0, let list = donationLog[item.id] {
+                let s = configuration.donations.score(list.map(\.date), now: now)
+                e.donationScore = Float(s)
+                e.donationFactor = configuration.donations.factor(forScore: s)
+            }
+            if let hint = item.rankingHint {
+                e.rankingHintFactor = 1 + fusion.rankingHintStrength * (Float(min(max(hint, 0), 100)) - 50) / 50
+            }
+            if boostDomains.contains(item.domain) { e.domainBoostFactor = fusion.domainBoost }
+            let factor = e.donationFactor * e.rankingHintFactor * e.domainBoostFactor
+            e.finalScore = e.relevance >= 0 ? e.relevance * factor : e.relevance / factor
+            return e
+        }
+
+        var top = TopK<ItemID>(k: limit)
+        for row in candidates {
+            let e = score(row)
+            top.insert(score: e.finalScore, row: row, key: items[Int(row)]!.id)
+        }
+        return top.sorted().map { entry in
+            var explanation: Explanation?
+            if explain {
+                var e = score(entry.row)
+                if mode != .semantic { e.keywordTerms = keyword.explain(terms, row: entry.row) }
+                explanation = e
+            }
+            return result(row: entry.row, score: entry.score, explanation: explanation)
+        }
+    }
+}
+
+extension DateRange {
+    /// Whether `date` lies in the half-open range [start, end).
+    fileprivate func admits(_ date: Date) -> Bool {
+        if let start, date < start { return false }
+        if let end, date >= end { return false }
+        return true
+    }
+
+    /// The overlap of two ranges.
+    fileprivate func narrowed(by other: DateRange) -> DateRange {
+        let s = [start, other.start].compactMap { $0 }.max()
+        let e = [end, other.end].compactMap { $0 }.min()
+        return DateRange(start: s, end: e)
+    }
+
+    fileprivate var siftDescription: String {
+        let f = ISO8601DateFormatter()
+        return "[\(start.map { f.string(from: $0) } ?? "−∞"), \(end.map { f.string(from: $0) } ?? "+∞"))"
+    }
+}

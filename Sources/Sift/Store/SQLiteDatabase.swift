@@ -1,0 +1,161 @@
+import CSQLite
+import Foundation
+
+/// A failure reported by SQLite or by the store, with everything needed to act on it.
+public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// SQLite result code (extended), or -1 for errors the store itself detects.
+    public let code: Int32
+    public let message: String
+    /// The SQL statement that failed, if any.
+    public let statement: String?
+    /// The database file concerned.
+    public let path: String
+
+    public init(code: Int32, message: String, statement: String? = nil, path: String) {
+        self.code = code
+        self.message = message
+        self.statement = statement
+        self.path = path
+    }
+
+    public var description: String {
+        var text = "\(path): \(message)"
+        if code >= 0 { text += " (SQLite code \(code))" }
+        if let statement { text += " in `\(statement)`" }
+        return text
+    }
+}
+
+/// One SQLite connection. Not thread-safe on its own: its owner (the index actor) serialises use.
+final class SQLiteDatabase {
+    let path: String
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+
+    init(path: String, readOnly: Bool = false) throws(StoreError) {
+        self.path = path
+        var db: OpaquePointer?
+        let flags = readOnly
+            ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        if rc != SQLITE_OK {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
+            sqlite3_close_v2(db)
+            throw StoreError(code: rc, message: message, path: path)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 5000)
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    private func error(_ rc: Int32, _ sql: String?) -> StoreError {
+        StoreError(code: rc, message: String(cString: sqlite3_errmsg(handle)), statement: sql, path: path)
+    }
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws(StoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        if rc != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? "error"
+            sqlite3_free(message)
+            throw StoreError(code: rc, message: text, statement: sql, path: path)
+        }
+    }
+
+    /// A cached prepared statement, reset and with bindings cleared.
+    private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
+        if let statement = statements[sql] {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+            return statement
+        }
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw error(rc, sql) }
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` with `values` bound to its parameters, calling `row` for each result row.
+    func query(_ sql: String, _ values: [SQLValue] = [], row: (SQLRow) throws -> Void = { _ in }) throws {
+        let statement = try prepared(sql)
+        defer { sqlite3_reset(statement) }
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            let rc: Int32
+            switch value {
+            case .null: rc = sqlite3_bind_null(statement, position)
+            case .integer(let v): rc = sqlite3_bind_int64(statement, position, v)
+            case .real(let v): rc = sqlite3_bind_double(statement, position, v)
+            case .text(let v): rc = sqlite3_bind_text(statement, position, v, -1, sift_sqlite_transient())
+            case .blob(let v):
+                rc = v.withUnsafeBytes { bytes in
+                    sqlite3_bind_blob(statement, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), sift_sqlite_transient())
+                }
+            }
+            if rc != SQLITE_OK { throw error(rc, sql) }
+        }
+        while true {
+            let rc = sqlite3_step(statement)
+            if rc == SQLITE_DONE { return }
+            if rc != SQLITE_ROW { throw error(rc, sql) }
+            try row(SQLRow(statement: statement))
+        }
+    }
+
+    /// Runs `body` inside one transaction: committed if it returns, rolled back if it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    var changes: Int { Int(sqlite3_changes(handle)) }
+}
+
+/// A value bound to or read from SQLite.
+enum SQLValue {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    static func optional(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
+    static func optional(_ value: Double?) -> SQLValue { value.map { .real($0) } ?? .null }
+    static func optional(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
+}
+
+/// A view of the current result row of a statement; valid only inside the row callback.
+struct SQLRow {
+    let statement: OpaquePointer
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    func int(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    func text(_ column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(statement, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+    func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// One logged operation. Carries the contract — operation, index, counts, duration,
+/// outcome — and never user text (titles, content, queries).
+public struct LogRecord: Sendable, Equatable {
+    public var operation: String
+    public var index: String
+    public var itemCount: Int
+    /// Seconds.
+    public var duration: TimeInterval
+    public var outcome: String
+
+    public init(operation: String, index: String, itemCount: Int, duration: TimeInterval, outcome: String) {
+        self.operation = operation
+        self.index = index
+        self.itemCount = itemCount
+        self.duration = duration
+        self.outcome = outcome
+    }
+}
+
+/// Where Sift reports what it did. A seam: apps forward to their logging system, tests use
+/// ``MemoryLogger``.
+public protocol SiftLogger: Sendable {
+    func log(_ record: LogRecord)
+}
+
+/// Discards every record.
+public struct NullLogger: SiftLogger {
+    public init() {}
+    public func log(_ record: LogRecord) {}
+}
+
+/// Keeps records in memory, for tests.
+public final class MemoryLogger: SiftLogger, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [LogRecord] = []
+    public init() {}
+    public func log(_ record: LogRecord) { lock.withLock { stored.append(record) } }
+    public var records: [LogRecord] { lock.withLock { stored } }
+}
+
+/// Writes one line per record to standard error, for `sift --verbose`.
+public struct StandardErrorLogger: SiftLogger {
+    public init() {}
+    public func log(_ r: LogRecord) {
+        let line = "sift: \(r.operation) index=\(r.index) items=\(r.itemCount) ms=\(String(format: "%.1f", r.duration * 1000)) \(r.outcome)\n"
+        FileHandle.standardError.write(line.data(using: .utf8)!)
+    }
+}

@@ -1,0 +1,102 @@
+/// Every item's vector in one contiguous row-major buffer, row numbers owned by the
+/// ``IdentifierTable``; exact cosine scores for all rows with one BLAS `sgemv`.
+///
+/// Vectors are unit length, so the dot product is the cosine. Free rows hold zeros.
+public struct VectorIndex: Sendable {
+    public let dimension: Int
+    private(set) var matrix: [Float] = []
+    private(set) var occupied: [Bool] = []
+    public private(set) var count = 0
+
+    public init(dimension: Int) {
+        precondition(dimension > 0)
+        self.dimension = dimension
+    }
+
+    /// Number of rows in the buffer, free ones included.
+    public var capacity: Int { occupied.count }
+
+    public func contains(row: Int32) -> Bool { Int(row) < occupied.count && occupied[Int(row)] }
+
+    /// Stores `vector` at `row`, growing the buffer as needed.
+    /// - Complexity: O(dimension), amortised.
+    public mutating func set(row: Int32, vector: [Float]) {
+        precondition(vector.count == dimension, "vector has \(vector.count) components, index has \(dimension)")
+        let r = Int(row)
+        if r >= occupied.count {
+            let grow = r - occupied.count + 1
+            occupied.append(contentsOf: repeatElement(false, count: grow))
+            matrix.append(contentsOf: repeatElement(0, count: grow * dimension))
+        }
+        if !occupied[r] { count += 1 }
+        occupied[r] = true
+        matrix.withUnsafeMutableBufferPointer { m in
+            for j in 0..<dimension { m[r * dimension + j] = vector[j] }
+        }
+    }
+
+    /// Clears `row`. - Complexity: O(dimension).
+    public mutating func remove(row: Int32) {
+        let r = Int(row)
+        guard r < occupied.count, occupied[r] else { return }
+        occupied[r] = false
+        count -= 1
+        matrix.withUnsafeMutableBufferPointer { m in
+            for j in 0..<dimension { m[r * dimension + j] = 0 }
+        }
+    }
+
+    public mutating func removeAll() {
+        matrix.removeAll()
+        occupied.removeAll()
+        count = 0
+    }
+
+    /// The vector at `row`.
+    public func vector(at row: Int32) -> [Float] {
+        let start = Int(row) * dimension
+        return Array(matrix[start..<(start + dimension)])
+    }
+
+    /// Cosine of `query` with every row (free rows score 0), into `scores[0..<capacity]`.
+    /// - Complexity: O(capacity · dimension), one pass over the buffer.
+    public func scores(for query: [Float], into scores: inout [Float]) {
+        precondition(query.count == dimension)
+        if scores.count < capacity { scores += repeatElement(0, count: capacity - scores.count) }
+        let rows = capacity
+        matrix.withUnsafeBufferPointer { m in
+            query.withUnsafeBufferPointer { q in
+                scores.withUnsafeMutableBufferPointer { s in
+                    LinearAlgebra.multiply(matrix: m.baseAddress!, rows: rows, columns: dimension, vector: q.baseAddress!, into: s.baseAddress!)
+                }
+            }
+        }
+    }
+
+    /// Cosines of a batch of queries (row-major `queries.count / dimension` × dimension) with
+    /// every row: result is queries × capacity, row-major. - Complexity: O(q · capacity · dimension).
+    public func scores(forBatch queries: [Float]) -> [Float] {
+        let q = queries.count / dimension
+        var result = [Float](repeating: 0, count: q * capacity)
+        guard capacity > 0, q > 0 else { return result }
+        let rows = capacity
+        queries.withUnsafeBufferPointer { a in
+            matrix.withUnsafeBufferPointer { b in
+                result.withUnsafeMutableBufferPointer { c in
+                    LinearAlgebra.multiplyTransposed(a.baseAddress!, rows: q, b.baseAddress!, rows: rows, columns: dimension, into: c.baseAddress!)
+                }
+            }
+        }
+        return result
+    }
+
+    /// Verifies the occupied rows are exactly `liveRows`.
+    public func checkInvariants(liveRows: Set<Int32>) throws(InvariantViolation) {
+        var live = Set<Int32>()
+        for (r, o) in occupied.enumerated() where o { live.insert(Int32(r)) }
+        if live != liveRows {
+            throw InvariantViolation("vector index: rows \(live.symmetricDifference(liveRows).sorted().prefix(5)) disagree with the identifier table")
+        }
+        if live.count != count { throw InvariantViolation("vector index: count \(count) ≠ \(live.count)") }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Sift
+
+/// `sift search QUERY`: ranked results, with `--explain` showing every term of every score.
+enum SearchCommand: Command {
+    static let spec = CommandSpec(
+        name: "search", summary: "Search the index. Date phrases (\"last week\", \"in March\", \"since Monday\") become a date filter and words naming a domain (\"expenses\") a domain filter, relative to --now.",
+        arguments: "QUERY",
+        options: [
+            OptionSpec(names: ["--limit", "-n"], value: "N", help: "number of results (default 10)"),
+            OptionSpec(names: ["--domain"], value: "D", help: "only items of domain D", repeatable: true),
+            OptionSpec(names: ["--mode"], value: "MODE", help: "hybrid (default), keyword or semantic"),
+            OptionSpec(names: ["--since"], value: "ISO8601", help: "only items dated at or after this instant"),
+            OptionSpec(names: ["--until"], value: "ISO8601", help: "only items dated before this instant"),
+            OptionSpec(names: ["--now"], value: "ISO8601", help: "the present for date phrases and expiry (default: the clock)"),
+            OptionSpec(names: ["--literal"], value: nil, help: "do not parse date phrases or domain words"),
+            OptionSpec(names: ["--explain"], value: nil, help: "show what was understood and every term of each score"),
+        ],
+        positionals: 1...Int.max)
+
+    static func parseMode(_ text: String?) throws -> SearchMode? {
+        guard let text else { return nil }
+        guard let mode = SearchMode(rawValue: text) else { throw UsageError("--mode expects hybrid, keyword or semantic, got \"\(text)\"") }
+        return mode
+    }
+
+    static func run(_ context: CommandContext) async throws -> ExitStatus {
+        let a = context.arguments
+        let requested = try parseMode(a.value("--mode"))
+        let index = try context.openIndex(requireModel: requested == .semantic)
+        let query = SearchQuery(
+            a.positionals.joined(separator: " "), limit: try a.int("--limit", default: 10, range: 1...1000),
+            mode: requested ?? .hybrid, domains: a.all("--domain"), since: try a.date("--since"), until: try a.date("--until"),
+            now: try a.date("--now"), understandsPhrases: !a.flag("--literal"), explain: a.flag("--explain"))
+        let (results, report) = try await index.search(query)
+        if context.json {
+            var object: [String: Any] = ["results": results.map { r -> [String: Any] in
+                var o: [String: Any] = ["id": r.id.rawValue, "domain": r.domain, "title": r.title, "score": jsonNumber(r.score), "url": r.url ?? NSNull(), "date": jsonDate(r.date)]
+                if let e = r.explanation { o["explanation"] = explanationJSON(e) }
+                return o
+            }]
+            if query.explain {
+                object["query"] = ["searched_text": report.searchedText, "understood": report.understood, "filters": report.filters, "exclusions": report.exclusions, "mode": report.mode.rawValue, "candidates": report.candidates]
+            }
+            context.printJSON(object)
+            return .success
+        }
+        if query.explain {
+            print("mode: \(report.mode.rawValue); searched text: \"\(report.searchedText)\"")
+            for line in report.understood { print("understood: \(line)") }
+            for line in report.filters { print("filter: \(line)") }
+            for line in report.exclusions { print("excluded: \(line)") }
+            print("candidates: \(report.candidates)")
+            print("")
+        }
+        if results.isEmpty { print("no results") }
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        for (i, r) in results.enumerated() {
+            let date = r.date.map { " " + formatter.string(from: $0) } ?? ""
+            print(String(format: "%2d. %.4f  ", i + 1, r.score) + "[\(r.domain)\(date)] \(r.title)  (\(r.id))")
+            if let e = r.explanation { printExplanation(e) }
+        }
+        return .success
+    }
+
+    static func explanationJSON(_ e: Explanation) -> [String: Any] {
+        [
+            "bm25f": jsonNumber(e.keywordScore), "cosine": e.cosine.map { jsonNumber($0) } ?? NSNull(),
+            "normalized_keyword": jsonNumber(e.normalizedKeyword), "normalized_semantic": jsonNumber(e.normalizedSemantic),
+            "fusion": e.fusion, "relevance": jsonNumber(e.relevance), "donation_score": jsonNumber(e.donationScore),
+            "donation_factor": jsonNumber(e.donationFactor), "ranking_hint_factor": jsonNumber(e.rankingHintFactor),
+            "domain_boost_factor": jsonNumber(e.domainBoostFactor), "final": jsonNumber(e.finalScore),
+            "terms": e.keywordTerms.map { t in
+                ["term": t.term, "idf": jsonNumber(t.idf), "tf": ["title": t.frequencies[0], "keywords": t.frequencies[1], "content": t.frequencies[2]],
+                 "field_parts": ["title": jsonNumber(t.fieldParts[0]), "keywords": jsonNumber(t.fieldParts[1]), "content": jsonNumber(t.fieldParts[2])],
+                 "score": jsonNumber(t.score)] as [String: Any]
+            },
+        ]
+    }
+
+    static func printExplanation(_ e: Explanation) {
+        for t in e.keywordTerms {
+            print("      term \(t.term): " + String(format: "idf %.3f; tf title %d keywords %d content %d; weighted %.3f + %.3f + %.3f → bm25f %.4f",
+                         t.idf, t.frequencies[0], t.frequencies[1], t.frequencies[2], t.fieldParts[0], t.fieldParts[1], t.fieldParts[2], t.score))
+        }
+        var line = String(format: "      bm25f %.4f (norm %.3f)", e.keywordScore, e.normalizedKeyword)
+        if let c = e.cosine { line += String(format: "; cosine %.4f (norm %.3f)", c, e.normalizedSemantic) }
+        line += "; \(e.fusion) → relevance " + String(format: "%.4f", e.relevance)
+        print(line)
+        print(String(format: "      × donations %.3f (decayed %.2f) × ranking hint %.3f × domain boost %.2f = %.4f",
+                     e.donationFactor, e.donationScore, e.rankingHintFactor, e.domainBoostFactor, e.finalScore))
+    }
+}
