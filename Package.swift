@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "sift", targets: ["sift"]),
         .executable(name: "sift-bench", targets: ["sift-bench"]),
         .executable(name: "sift-train", targets: ["sift-train"]),
+        .executable(name: "sift-example", targets: ["sift-example"]),
     ],
     targets: [
         .systemLibrary(
@@ -29,6 +30,9 @@ let package = Package(
         .executableTarget(
             name: "sift-train", dependencies: ["Sift", "CBLAS", "CLAPACKE"],
             path: "Models/sift-train"),
+        .executableTarget(
+            name: "sift-example", dependencies: ["Sift"],
+            path: "Examples/sift-example"),
         .testTarget(name: "SiftTests", dependencies: ["Sift"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,63 @@
+import Testing
+@testable import Sift
+
+@Suite("Hashed n-gram features")
+struct NGramFeaturizerTests {
+    let featurizer = NGramFeaturizer(bucketBits: 17)
+
+    @Test("FNV-1a 64 with a kind byte and Fibonacci bucketing give the published golden values")
+    func goldenHashes() {
+        // Golden values computed independently (Python) from the spec in Models/MODEL.md.
+        let cat = NGramFeaturizer.hash(kind: .word, bytes: Array("cat".utf8))
+        #expect(cat == 0xdcbf_c177_f3a9_5260)
+        #expect(featurizer.bucket(ofHash: cat) == 63444)
+        #expect(featurizer.bucket(ofHash: NGramFeaturizer.hash(kind: .word, bytes: Array("café".utf8))) == 130994)
+        #expect(featurizer.bucket(ofHash: NGramFeaturizer.hash(kind: .charNGram, bytes: Array("<ca".utf8))) == 119801)
+        #expect(featurizer.bucket(ofHash: NGramFeaturizer.hash(kind: .bigram, bytes: Array("machine learning".utf8))) == 14642)
+        #expect(NGramFeaturizer(bucketBits: 8).bucket(ofHash: cat) == 123)
+    }
+
+    @Test("A word gives its unigram and all 3-5-grams of <word>, weighted to sum to the char weight")
+    func wordFeatures() {
+        let f = featurizer.features(of: "Cat")
+        // "<cat>": 3-grams <ca cat at> (3), 4-grams <cat cat> (2), 5-gram <cat> (1).
+        #expect(f.count == 1 + 6)
+        #expect(f[0].kind == .word && f[0].bucket == 63444 && f[0].weight == 1)
+        #expect(f[1].kind == .charNGram && f[1].bucket == 119801)
+        let charWeight = f.dropFirst().map(\.weight).reduce(0, +)
+        #expect(abs(charWeight - 1) < 1e-6)
+    }
+
+    @Test("Consecutive terms give a bigram; stop words are dropped first")
+    func bigrams() {
+        let f = featurizer.features(of: "the machine of learning")
+        let bigrams = f.filter { $0.kind == .bigram }
+        #expect(bigrams.count == 1)
+        #expect(bigrams[0].bucket == 14642)
+        #expect(featurizer.terms(of: "the machine of learning") == ["machine", "learning"])
+    }
+
+    @Test("Non-ASCII n-grams are taken over Unicode scalars, after diacritic folding")
+    func unicode() {
+        // "Café" folds to "cafe"; "русский" keeps its letters: n-grams over scalars, not bytes.
+        #expect(featurizer.terms(of: "Café русский") == ["cafe", "русский"])
+        let ru = featurizer.features(of: "русский").filter { $0.kind == .charNGram }
+        // 7 letters + 2 marks = 9 scalars: 7 + 6 + 5 n-grams.
+        #expect(ru.count == 18)
+    }
+
+    @Test("The ASCII fast path finds exactly the Analyzer's terms",
+          arguments: ["The quick brown fox is on a run", "Work — stressful! 😤 Big deadline.",
+                      "e-mail me@example.com re: Q3 2026 budget", "  ", "", "...!!!", "naïve café résumé",
+                      "CamelCase and UPPER lower 123abc 4x4"])
+    func fastPathAgreesWithAnalyzer(text: String) {
+        #expect(featurizer.terms(of: text) == Analyzer().terms(text))
+    }
+
+    @Test("Texts without terms have no features")
+    func noFeatures() {
+        #expect(featurizer.features(of: "").isEmpty)
+        #expect(featurizer.features(of: "the of and, is!").isEmpty)
+        #expect(featurizer.features(of: "😤 — …").isEmpty)
+    }
+}
