@@ -37,6 +37,7 @@ import teacher_paths  # noqa: E402
 
 DIM = 384
 FORMAT_VERSION = 1
+SAVE_EVERY_S = float(os.environ.get("SIFT_TEACHER_SAVE_S", "30"))  # resume checkpoint interval
 
 
 def sha256_file(path: Path) -> str:
@@ -187,7 +188,7 @@ def main():
         texts_done += len(rows)
         tokens_done += sum(len(ids[i]) for i in rows)
         now = time.time()
-        if now - last_save >= 30 or bi == len(batches) - 1:
+        if now - last_save >= SAVE_EVERY_S or bi == len(batches) - 1:
             mm.flush()
             atomic_json(progress_path, dict(resume_key, batches_done=bi + 1))
             last_save = now

@@ -106,10 +106,23 @@ enum Evaluation {
         return (nq > 0 ? total / Double(nq) : 0, nq)
     }
 
-    /// Texts per second embedding 30-word texts on the calling thread.
-    static func speed(_ embedder: some Embedder, words: [String], count: Int = 20000) -> Double {
-        var rng = SplitMix64(seed: 99)
-        let texts = (0..<1000).map { _ in (0..<30).map { _ in words[rng.below(words.count)] }.joined(separator: " ") }
+    /// 30-word texts cut from consecutive lines of running text (stop words included, as in app
+    /// content), deterministic.
+    static func thirtyWordTexts(from lines: [String], count: Int = 1000) -> [String] {
+        var texts: [String] = [], current: [Substring] = []
+        var i = 0
+        while texts.count < count && !lines.isEmpty {
+            for w in lines[i % lines.count].split(separator: " ") {
+                current.append(w)
+                if current.count == 30 { texts.append(current.joined(separator: " ")); current = [] }
+            }
+            i += 97  // spread over the file
+        }
+        return texts
+    }
+
+    /// Texts per second embedding `texts` on the calling thread.
+    static func speed(_ embedder: some Embedder, texts: [String], count: Int = 20000) -> Double {
         var out = [Float](repeating: 0, count: embedder.dimension)
         var sink: Float = 0
         let start = Date()

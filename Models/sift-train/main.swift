@@ -5,7 +5,7 @@ import Sift
 //
 //   sift-train train --corpus DIR --out MODEL [--log FILE] [options]   fit, quantise, evaluate, write
 //   sift-train eval --model MODEL [--similarity DIR] [--beir DIR] [--split S] [--typo DIR]...
-//   sift-train speed --model MODEL [--words FILE]                      30-word texts/s, one thread
+//   sift-train speed --model MODEL [--text FILE]                       30-word texts/s, one thread
 
 struct Options {
     var values: [String: [String]] = [:]
@@ -164,7 +164,7 @@ func train(_ o: Options) throws {
     log(String(format: "wrote %@: %.1f MiB, fingerprint %@", out, Double(size) / 1048576, int8.fingerprint))
     let loaded = try HashedNGramEmbedder(contentsOf: URL(fileURLWithPath: out))
     try report(loaded, label: "int8 (written file)", options: o, full: true)
-    log("speed: \(Int(Evaluation.speed(loaded, words: Array(wordRows.prefix(20000))))) texts/s (30-word texts, one thread)")
+    log("speed: \(Int(Evaluation.speed(loaded, texts: Evaluation.thirtyWordTexts(from: sentences)))) texts/s (30-word texts, one thread)")
     log("total: \(elapsed(started))")
 }
 
@@ -180,10 +180,13 @@ func evaluate(_ o: Options) throws {
 
 func speed(_ o: Options) throws {
     let e = try HashedNGramEmbedder(contentsOf: URL(fileURLWithPath: try o.require("model")))
-    let words = try readLines(o.string("words") ?? (NSHomeDirectory() + "/.cache/sift-train/corpus/words.tsv"))
-        .prefix(20000).map { String($0.split(separator: "\t").first ?? "") }
+    let lines = try readLines(o.string("text") ?? (NSHomeDirectory() + "/.cache/sift-train/corpus/sentences.txt"))
+    let texts = Evaluation.thirtyWordTexts(from: lines)
+    var features = 0
+    for t in texts { e.featurizer.forEachFeature(in: t) { _, _, _ in features += 1 } }
+    log("speed texts: \(texts.count) × 30 words, \(features / texts.count) features per text on average")
     for _ in 0..<3 {
-        log("speed: \(Int(Evaluation.speed(e, words: Array(words), count: try o.int("count", 50000)))) texts/s (30-word texts, one thread)")
+        log("speed: \(Int(Evaluation.speed(e, texts: texts, count: try o.int("count", 50000)))) texts/s (30-word texts, one thread)")
     }
 }
 

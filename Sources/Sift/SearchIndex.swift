@@ -20,12 +20,16 @@ public actor SearchIndex {
         public var clock: @Sendable () -> Date
         /// Where operations are reported (never with user text).
         public var logger: any SiftLogger
+        /// How records are sealed at rest (``PlainCodec``, or encryption for a protected index).
+        public var codec: any RecordCodec
 
         public init(
             directory: URL?, embedder: (any Embedder)? = nil, bm25: BM25Parameters = .default,
             donations: DonationBoost = DonationBoost(), fusion: FusionParameters = .default,
-            clock: @escaping @Sendable () -> Date = { Date() }, logger: any SiftLogger = NullLogger()
+            clock: @escaping @Sendable () -> Date = { Date() }, logger: any SiftLogger = NullLogger(),
+            codec: any RecordCodec = PlainCodec()
         ) {
+            self.codec = codec
             self.directory = directory
             self.embedder = embedder
             self.bm25 = bm25
@@ -77,7 +81,7 @@ public actor SearchIndex {
         self.configuration = configuration
         self.name = configuration.directory?.lastPathComponent ?? ":memory:"
         let started = Date()
-        store = try Store(directory: configuration.directory)
+        store = try Store(directory: configuration.directory, codec: configuration.codec)
         var state = IndexState(keyword: KeywordIndex(parameters: configuration.bm25), vectors: configuration.embedder.map { VectorIndex(dimension: $0.dimension) })
         let fingerprint = configuration.embedder?.fingerprint
         let storedFingerprint = try store.meta(Self.modelKey)

@@ -29,9 +29,10 @@ public struct DomainName: Sendable, Hashable {
 ///   on 2026-12-02 is 2026-11-26 … 2026-12-02, and "last 2 weeks" is the last 14 days.
 ///   `past week|month|year` is the same with N = 1.
 /// - `last|previous Monday` (…Sunday) — the most recent such day *before* today.
-/// - `since X` — from the start of X to the end of today. `on X`, `in X`, `during X` — X itself.
-///   `before X` — up to the start of X. `after X` — from the end of X. `between X and Y`,
-///   `from X to|until|through Y` — the first day of either to the last day of either.
+/// - `since X` — from the start of X to the end of today (empty if X has not begun).
+///   `on X`, `in X`, `during X` — X itself. `before X` — up to the start of X. `after X` — from
+///   the end of X. `between X and Y`, `from X to|until|through Y` — the first day of either to
+///   the last day of either.
 ///   X is a day, a month, a year, or one of the phrases above:
 ///   - ISO `2026-11-30`; `November 30`, `Nov 30 2026`, `Nov 30th, 2026`, `30 November` — without
 ///     a year, the most recent such day on or before today;
@@ -46,10 +47,15 @@ public struct DomainName: Sendable, Hashable {
 /// **Domain words**: a run of words equal to a domain's identifier ("expense", "streakDay" or
 /// "streak day") or display name ("Journal days"), case-insensitively, in singular or plural
 /// ("expenses", "entries"), possessives included ("recipe's", "expenses'"), names the domain; the
-/// words leave the text and the identifier goes to ``ParsedQuery/domains``.
+/// words leave the text and the identifier goes to ``ParsedQuery/domains``. Whether that is a
+/// filter or only a boost is the caller's choice.
 ///
-/// - Complexity: ``parse(_:now:)`` is O(n) in the length of the query: each word is looked at a
-///   bounded number of times (phrases are at most seven words long).
+/// **Leftovers**: a possessive written apart ("last week 's") and a conjunction between two
+/// removed phrases ("triggers and reflections", "last 3 months of expenses") leave with them.
+///
+/// - Complexity: ``parse(_:now:)`` is O(n) in the length of the query: each word starts a bounded
+///   number of matches of bounded length (a date phrase has at most eight words, a domain phrase
+///   as many as the longest domain name).
 public struct QueryParser: Sendable {
     /// The time zone in which days start at midnight.
     public let timeZone: TimeZone
@@ -128,15 +134,24 @@ public struct QueryParser: Sendable {
             i += length
         }
 
-        // A possessive written apart ("last week 's") goes with the phrase before it.
-        for j in words.indices.dropFirst() where !consumed[j] && consumed[j - 1] && words[j].isPossessiveMark {
-            consumed[j] = true
+        // A possessive written apart ("last week 's") goes with the phrase before it, and a
+        // conjunction between two removed phrases ("triggers and reflections") with them.
+        for j in words.indices.dropFirst() where !consumed[j] && consumed[j - 1] {
+            if words[j].isPossessiveMark
+                || (j + 1 < words.count && consumed[j + 1]
+                    && (Self.conjunctions.contains(words[j].text.lowercased()) || Self.glue.contains(words[j].key)))
+            {
+                consumed[j] = true
+            }
         }
 
         let text = words.indices.lazy.filter { !consumed[$0] }.map { words[$0].text }.joined(separator: " ")
         return ParsedQuery(
             text: text, dateRange: Self.combine(ranges)?.range, domains: domains.sorted(), understood: understood)
     }
+
+    /// Words that only join two phrases: "yesterday and today", "recipes & expenses".
+    private static let conjunctions: Set<String> = ["and", "or", "&", "+", ",", "/"]
 
     /// Words that only tie a phrase to the query: "from last week", "in the last 3 days".
     private static let glue: Set<String> = ["from", "in", "on", "during", "for", "over", "within", "of", "throughout"]
@@ -209,7 +224,8 @@ private struct QueryWord {
         var index = scalars.startIndex
         while index < scalars.endIndex {
             let scalar = scalars[index]
-            let separates = scalar.properties.isWhitespace || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            let separates =
+                scalar.properties.isWhitespace || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
             if separates {
                 if let first = start { words.append(QueryWord(String(scalars[first..<index]))) }
                 start = nil
@@ -436,7 +452,8 @@ private struct DateGrammar {
             }
             let year = month <= self.month ? self.year : self.year - 1
             let name = Self.monthNames[month - 1].capitalized
-            return period(.month, containing: date(year, month, 1), length: 1, note: "the most recent \(name) that has begun")
+            return period(
+                .month, containing: date(year, month, 1), length: 1, note: "the most recent \(name) that has begun")
         }
         if let year = Self.year(word) {
             return period(.year, containing: date(year, 1, 1), length: 1, note: nil)
@@ -468,7 +485,9 @@ private struct DateGrammar {
                     return rollingSpan(count: 1, unit: unit, length: 2)
                 default:
                     guard let current = period(unit, containing: today, length: 2, note: note),
-                        let start = calendar.date(byAdding: unit == .weekOfYear ? .day : unit, value: unit == .weekOfYear ? -7 : -1, to: current.start)
+                        let start = calendar.date(
+                            byAdding: unit == .weekOfYear ? .day : unit, value: unit == .weekOfYear ? -7 : -1,
+                            to: current.start)
                     else { return nil }
                     return Span(start: start, end: current.start, length: 2, note: note)
                 }
@@ -561,12 +580,12 @@ private struct DateGrammar {
     func describe(_ range: DateRange) -> String {
         let last = range.end.flatMap { calendar.date(byAdding: .day, value: -1, to: $0) }
         switch (range.start, last) {
-        case let (start?, last?):
+        case (let start?, let last?):
             if range.isEmpty { return "no days (\(ymd(start)) has not come yet)" }
             return start == last ? ymd(start) : "\(ymd(start)) … \(ymd(last))"
-        case let (start?, nil):
+        case (let start?, nil):
             return "\(ymd(start)) onwards"
-        case let (nil, last?):
+        case (nil, let last?):
             return "up to \(ymd(last))"
         case (nil, nil):
             return "any date"

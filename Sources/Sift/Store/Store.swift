@@ -30,22 +30,28 @@ enum StoreMutation {
     case donate([Donation])
 }
 
-/// The source of truth: a SQLite database (WAL, synchronous=FULL) in the index's directory.
-/// Every in-memory structure is a projection of it that can be rebuilt on open.
+/// The source of truth: a SQLite database (WAL, synchronous=FULL, secure_delete) in the
+/// index's directory. Every in-memory structure is a projection of it that can be rebuilt on
+/// open.
 ///
+/// Rows hold a lookup key and a sealed payload (see ``RecordCodec``): with the plain codec the
+/// key is the identifier itself; with a protected index both are opaque.
 /// Schema versions are `PRAGMA user_version`; ``Store/schemaVersion`` is the newest this code
 /// knows. Older stores are migrated forward in one transaction; a newer one is refused.
 final class Store {
     static let schemaVersion: Int64 = 1
     static let fileName = "index.sqlite"
+    static let keyCheck = Array("sift key check".utf8)
 
     let directory: URL?
     let database: SQLiteDatabase
+    let codec: any RecordCodec
     var path: String { database.path }
 
     /// Opens the store in `directory` (created if missing), or an in-memory store for nil.
-    init(directory: URL?) throws(StoreError) {
+    init(directory: URL?, codec: any RecordCodec = PlainCodec()) throws(StoreError) {
         self.directory = directory
+        self.codec = codec
         var path = ":memory:"
         if let directory {
             path = directory.appendingPathComponent(Store.fileName).path
@@ -57,8 +63,9 @@ final class Store {
         }
         database = try SQLiteDatabase(path: path)
         do {
-            try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+            try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA secure_delete=ON;")
             try migrate()
+            try checkScheme()
         } catch let error as StoreError {
             throw error
         } catch {
@@ -80,61 +87,101 @@ final class Store {
             if version < 1 {
                 try database.execute(
                     """
-                    CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                    CREATE TABLE items(
-                        id TEXT PRIMARY KEY, domain TEXT NOT NULL, title TEXT NOT NULL,
-                        content TEXT NOT NULL, keywords TEXT NOT NULL, date REAL, expires REAL,
-                        url TEXT, ranking_hint INTEGER, display_name TEXT, vector BLOB
-                    ) WITHOUT ROWID;
-                    CREATE INDEX items_domain ON items(domain);
-                    CREATE TABLE donations(
-                        seq INTEGER PRIMARY KEY AUTOINCREMENT, item_id TEXT NOT NULL,
-                        intent TEXT NOT NULL, surface TEXT, at REAL NOT NULL);
-                    CREATE INDEX donations_item ON donations(item_id);
+                    CREATE TABLE settings(name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                    CREATE TABLE meta(key BLOB PRIMARY KEY, value BLOB NOT NULL);
+                    CREATE TABLE items(key BLOB PRIMARY KEY, domain_key BLOB NOT NULL, payload BLOB NOT NULL) WITHOUT ROWID;
+                    CREATE INDEX items_domain ON items(domain_key);
+                    CREATE TABLE donations(seq INTEGER PRIMARY KEY AUTOINCREMENT, item_key BLOB NOT NULL, payload BLOB NOT NULL);
+                    CREATE INDEX donations_item ON donations(item_key);
                     """)
+                try database.query("INSERT INTO settings(name, value) VALUES('codec', ?)", [.text(codec.scheme)])
+                try database.query("INSERT INTO settings(name, value) VALUES('key_check', ?)", [.text(Self.hex(try codec.seal(Self.keyCheck, context: Array("settings".utf8))))])
             }
             try database.execute("PRAGMA user_version = \(Store.schemaVersion)")
         }
     }
 
+    /// Refuses a store sealed with another scheme or another key.
+    private func checkScheme() throws {
+        var scheme = "", check = ""
+        try database.query("SELECT name, value FROM settings") { row in
+            if row.text(0) == "codec" { scheme = row.text(1) }
+            if row.text(0) == "key_check" { check = row.text(1) }
+        }
+        guard scheme == codec.scheme else {
+            let hint = scheme == "plain" ? "it is not protected: open it without a key" : "it is protected (\(scheme)): open it with its key (--key-file or SIFT_KEY_FILE)"
+            throw StoreError(code: -1, message: "the index was created with protection '\(scheme)', not '\(codec.scheme)'; \(hint)", path: path)
+        }
+        guard let sealed = Self.unhex(check), (try? codec.open(sealed, context: Array("settings".utf8))) == Self.keyCheck else {
+            throw StoreError(code: -1, message: "wrong key for this protected index (or its key check was tampered with)", path: path)
+        }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func unhex(_ text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: c - 0x30
+            case 0x61...0x66: c - 0x61 + 10
+            default: nil
+            }
+        }
+        var out = [UInt8]()
+        var i = 0
+        while i < utf8.count {
+            guard let h = nibble(utf8[i]), let l = nibble(utf8[i + 1]) else { return nil }
+            out.append(h << 4 | l)
+            i += 2
+        }
+        return out
+    }
+
+    /// A record that could not be opened or decoded: damaged, tampered with, or sealed with
+    /// another key.
+    private func damaged(_ what: String, _ error: any Error) -> StoreError {
+        StoreError(code: -1, message: "\(what) cannot be read (\(error)); the store is damaged or was tampered with", path: path)
+    }
+
     // MARK: Reading
 
     func forEachItem(_ body: (StoredItem) throws -> Void) throws {
-        try database.query(
-            "SELECT id, domain, title, content, keywords, date, expires, url, ranking_hint, display_name, vector FROM items ORDER BY id"
-        ) { row in
-            let keywords = row.text(4)
-            let item = SearchableItem(
-                id: ItemID(row.text(0)), domain: row.text(1), title: row.text(2), content: row.text(3),
-                keywords: keywords.isEmpty ? [] : keywords.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init),
-                date: row.optionalDouble(5).map(Date.init(timeIntervalSince1970:)),
-                expires: row.optionalDouble(6).map(Date.init(timeIntervalSince1970:)),
-                url: row.optionalText(7),
-                rankingHint: row.isNull(8) ? nil : Int(row.int(8)),
-                displayName: row.optionalText(9))
-            var vector: [Float]?
-            if !row.isNull(10) {
-                let bytes = row.blob(10)
-                vector = bytes.withUnsafeBytes { raw in
-                    (0..<(bytes.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
-                }
-            }
-            try body(StoredItem(item: item, vector: vector))
+        var rows: [([UInt8], [UInt8])] = []
+        try database.query("SELECT key, payload FROM items ORDER BY key") { row in rows.append((row.blob(0), row.blob(1))) }
+        for (key, payload) in rows {
+            let stored: StoredItem
+            do { stored = try StoredItem(decoding: try codec.open(payload, context: key)) } catch { throw damaged("an item record", error) }
+            guard codec.lookupKey(stored.item.id.rawValue) == key else { throw damaged("an item record", RecordReader.Malformed(description: "record does not belong to its row")) }
+            try body(stored)
         }
     }
 
     func donations() throws -> [Donation] {
-        var result: [Donation] = []
-        try database.query("SELECT item_id, intent, surface, at FROM donations ORDER BY seq") { row in
-            result.append(Donation(intent: row.text(1), itemID: ItemID(row.text(0)), surface: row.optionalText(2), date: Date(timeIntervalSince1970: row.double(3))))
+        var rows: [([UInt8], [UInt8])] = []
+        try database.query("SELECT item_key, payload FROM donations ORDER BY seq") { row in rows.append((row.blob(0), row.blob(1))) }
+        return try rows.map { key, payload in
+            do { return try Donation(decoding: try codec.open(payload, context: key)) } catch { throw damaged("a donation record", error) }
         }
-        return result
     }
 
-    func meta(_ key: String) throws -> String? {
-        var value: String?
-        try database.query("SELECT value FROM meta WHERE key = ?", [.text(key)]) { value = $0.text(0) }
-        return value
+    func meta(_ name: String) throws -> String? {
+        let key = codec.lookupKey("meta:" + name)
+        var value: [UInt8]?
+        try database.query("SELECT value FROM meta WHERE key = ?", [.blob(key)]) { value = $0.blob(0) }
+        guard let value else { return nil }
+        do {
+            let bytes = try codec.open(value, context: key)
+            guard let s = String(validating: bytes, as: UTF8.self) else { throw RecordReader.Malformed(description: "invalid UTF-8") }
+            return s
+        } catch { throw damaged("the \(name) entry", error) }
     }
 
     func itemCount() throws -> Int {
@@ -155,8 +202,9 @@ final class Store {
     func apply(_ mutations: [StoreMutation], meta: [String: String] = [:]) throws {
         try database.transaction {
             for mutation in mutations { try apply(mutation) }
-            for (key, value) in meta.sorted(by: { $0.key < $1.key }) {
-                try database.query("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", [.text(key), .text(value)])
+            for (name, value) in meta.sorted(by: { $0.key < $1.key }) {
+                let key = codec.lookupKey("meta:" + name)
+                try database.query("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", [.blob(key), .blob(try codec.seal(Array(value.utf8), context: key))])
             }
         }
     }
@@ -164,38 +212,28 @@ final class Store {
     private func apply(_ mutation: StoreMutation) throws {
         switch mutation {
         case .upsert(let stored):
-            let item = stored.item
-            var vector = SQLValue.null
-            if let v = stored.vector {
-                var bytes = [UInt8](repeating: 0, count: v.count * 4)
-                bytes.withUnsafeMutableBytes { raw in
-                    for (i, x) in v.enumerated() { raw.storeBytes(of: x.bitPattern.littleEndian, toByteOffset: i * 4, as: UInt32.self) }
-                }
-                vector = .blob(bytes)
-            }
+            let key = codec.lookupKey(stored.item.id.rawValue)
             try database.query(
-                "INSERT OR REPLACE INTO items(id, domain, title, content, keywords, date, expires, url, ranking_hint, display_name, vector) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-                [.text(item.id.rawValue), .text(item.domain), .text(item.title), .text(item.content),
-                 .text(item.keywords.joined(separator: "\u{1F}")),
-                 .optional(item.date?.timeIntervalSince1970), .optional(item.expires?.timeIntervalSince1970),
-                 .optional(item.url), .optional(item.rankingHint), .optional(item.displayName), vector])
+                "INSERT OR REPLACE INTO items(key, domain_key, payload) VALUES(?, ?, ?)",
+                [.blob(key), .blob(codec.lookupKey("domain:" + stored.item.domain)), .blob(try codec.seal(stored.encoded(), context: key))])
         case .delete(let ids):
             for id in ids {
-                try database.query("DELETE FROM items WHERE id = ?", [.text(id.rawValue)])
-                try database.query("DELETE FROM donations WHERE item_id = ?", [.text(id.rawValue)])
+                let key = codec.lookupKey(id.rawValue)
+                try database.query("DELETE FROM items WHERE key = ?", [.blob(key)])
+                try database.query("DELETE FROM donations WHERE item_key = ?", [.blob(key)])
             }
         case .deleteDomains(let domains):
             for domain in domains {
-                try database.query("DELETE FROM donations WHERE item_id IN (SELECT id FROM items WHERE domain = ?)", [.text(domain)])
-                try database.query("DELETE FROM items WHERE domain = ?", [.text(domain)])
+                let key = codec.lookupKey("domain:" + domain)
+                try database.query("DELETE FROM donations WHERE item_key IN (SELECT key FROM items WHERE domain_key = ?)", [.blob(key)])
+                try database.query("DELETE FROM items WHERE domain_key = ?", [.blob(key)])
             }
         case .deleteAll:
             try database.execute("DELETE FROM items; DELETE FROM donations;")
         case .donate(let donations):
             for d in donations {
-                try database.query(
-                    "INSERT INTO donations(item_id, intent, surface, at) VALUES(?,?,?,?)",
-                    [.text(d.itemID.rawValue), .text(d.intent), .optional(d.surface), .real(d.date.timeIntervalSince1970)])
+                let key = codec.lookupKey(d.itemID.rawValue)
+                try database.query("INSERT INTO donations(item_key, payload) VALUES(?, ?)", [.blob(key), .blob(try codec.seal(d.encoded(), context: key))])
             }
         }
     }

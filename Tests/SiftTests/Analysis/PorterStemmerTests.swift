@@ -6,27 +6,27 @@ import Testing
 /// site), each checked against NLTK's `PorterStemmer`: `ORIGINAL_ALGORITHM` and
 /// `MARTIN_EXTENSIONS` agree on all of them.
 private let goldens: [(String, String)] = [
-        ("caresses", "caress"), ("ponies", "poni"), ("ties", "ti"), ("caress", "caress"),
-        ("cats", "cat"), ("feed", "feed"), ("agreed", "agre"), ("plastered", "plaster"),
-        ("bled", "bled"), ("motoring", "motor"), ("sing", "sing"), ("conflated", "conflat"),
-        ("troubled", "troubl"), ("sized", "size"), ("hopping", "hop"), ("tanned", "tan"),
-        ("falling", "fall"), ("hissing", "hiss"), ("fizzed", "fizz"), ("failing", "fail"),
-        ("filing", "file"), ("happy", "happi"), ("sky", "sky"), ("relational", "relat"),
-        ("conditional", "condit"), ("rational", "ration"), ("valenci", "valenc"), ("hesitanci", "hesit"),
-        ("digitizer", "digit"), ("conformabli", "conform"), ("radicalli", "radic"), ("differentli", "differ"),
-        ("vileli", "vile"), ("analogousli", "analog"), ("vietnamization", "vietnam"), ("predication", "predic"),
-        ("operator", "oper"), ("feudalism", "feudal"), ("decisiveness", "decis"), ("hopefulness", "hope"),
-        ("callousness", "callous"), ("formaliti", "formal"), ("sensitiviti", "sensit"), ("sensibiliti", "sensibl"),
-        ("triplicate", "triplic"), ("formative", "form"), ("formalize", "formal"), ("electriciti", "electr"),
-        ("electrical", "electr"), ("hopeful", "hope"), ("goodness", "good"), ("revival", "reviv"),
-        ("allowance", "allow"), ("inference", "infer"), ("airliner", "airlin"), ("gyroscopic", "gyroscop"),
-        ("adjustable", "adjust"), ("defensible", "defens"), ("irritant", "irrit"), ("replacement", "replac"),
-        ("adjustment", "adjust"), ("dependent", "depend"), ("adoption", "adopt"), ("homologou", "homolog"),
-        ("communism", "commun"), ("activate", "activ"), ("angulariti", "angular"), ("homologous", "homolog"),
-        ("effective", "effect"), ("bowdlerize", "bowdler"), ("probate", "probat"), ("rate", "rate"),
-        ("cease", "ceas"), ("controll", "control"), ("roll", "roll"), ("generalization", "gener"),
-        ("oscillators", "oscil"), ("running", "run"), ("generously", "gener"), ("meetings", "meet"),
-        ("agreement", "agreement"),
+    ("caresses", "caress"), ("ponies", "poni"), ("ties", "ti"), ("caress", "caress"),
+    ("cats", "cat"), ("feed", "feed"), ("agreed", "agre"), ("plastered", "plaster"),
+    ("bled", "bled"), ("motoring", "motor"), ("sing", "sing"), ("conflated", "conflat"),
+    ("troubled", "troubl"), ("sized", "size"), ("hopping", "hop"), ("tanned", "tan"),
+    ("falling", "fall"), ("hissing", "hiss"), ("fizzed", "fizz"), ("failing", "fail"),
+    ("filing", "file"), ("happy", "happi"), ("sky", "sky"), ("relational", "relat"),
+    ("conditional", "condit"), ("rational", "ration"), ("valenci", "valenc"), ("hesitanci", "hesit"),
+    ("digitizer", "digit"), ("conformabli", "conform"), ("radicalli", "radic"), ("differentli", "differ"),
+    ("vileli", "vile"), ("analogousli", "analog"), ("vietnamization", "vietnam"), ("predication", "predic"),
+    ("operator", "oper"), ("feudalism", "feudal"), ("decisiveness", "decis"), ("hopefulness", "hope"),
+    ("callousness", "callous"), ("formaliti", "formal"), ("sensitiviti", "sensit"), ("sensibiliti", "sensibl"),
+    ("triplicate", "triplic"), ("formative", "form"), ("formalize", "formal"), ("electriciti", "electr"),
+    ("electrical", "electr"), ("hopeful", "hope"), ("goodness", "good"), ("revival", "reviv"),
+    ("allowance", "allow"), ("inference", "infer"), ("airliner", "airlin"), ("gyroscopic", "gyroscop"),
+    ("adjustable", "adjust"), ("defensible", "defens"), ("irritant", "irrit"), ("replacement", "replac"),
+    ("adjustment", "adjust"), ("dependent", "depend"), ("adoption", "adopt"), ("homologou", "homolog"),
+    ("communism", "commun"), ("activate", "activ"), ("angulariti", "angular"), ("homologous", "homolog"),
+    ("effective", "effect"), ("bowdlerize", "bowdler"), ("probate", "probat"), ("rate", "rate"),
+    ("cease", "ceas"), ("controll", "control"), ("roll", "roll"), ("generalization", "gener"),
+    ("oscillators", "oscil"), ("running", "run"), ("generously", "gener"), ("meetings", "meet"),
+    ("agreement", "agreement"),
 ]
 
 @Suite("Porter stemmer")
@@ -53,7 +53,8 @@ struct PorterStemmerTests {
 
     @Test("Leaves words with digits, upper case, punctuation or non-ASCII letters alone")
     func nonASCII() {
-        for word in ["café", "cafés", "русский", "covid19", "mp3s", "Running", "don't", "😤😤😤", "naïve"] {
+        let words = ["café", "cafés", "русский", "covid19", "mp3s", "Running", "don't", "😤😤😤", "naïve"]
+        for word in words {
             #expect(PorterStemmer.stem(word) == word)
         }
     }

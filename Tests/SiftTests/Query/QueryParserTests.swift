@@ -111,7 +111,7 @@ private let phrasings: [QueryPhrasing] = [
     QueryPhrasing("rent from November 1 to November 15", "2026-11-01", "2026-11-16", text: "rent"),
     // Several phrases: the overlap, or the span when they do not overlap.
     QueryPhrasing("in 2026 in March", "2026-03-01", "2026-04-01"),
-    QueryPhrasing("yesterday and today", "2026-12-01", "2026-12-03", text: "and"),
+    QueryPhrasing("yesterday and today", "2026-12-01", "2026-12-03"),
     QueryPhrasing("since 2027-01-01", "2027-01-01", "2027-01-01"),
     // Domains without dates.
     QueryPhrasing("pasta recipes", noDate: ["recipe"], text: "pasta"),
@@ -121,7 +121,9 @@ private let phrasings: [QueryPhrasing] = [
     QueryPhrasing("streak days", noDate: ["streakDay"], text: ""),
     QueryPhrasing("streakday", noDate: ["streakDay"], text: ""),
     QueryPhrasing("Journal day about running", noDate: ["streakDay"], text: "about running"),
-    QueryPhrasing("triggers and reflections", noDate: ["reflection", "trigger"], text: "and"),
+    QueryPhrasing("triggers and reflections", noDate: ["reflection", "trigger"], text: ""),
+    QueryPhrasing("pasta and recipes", noDate: ["recipe"], text: "pasta and"),
+    QueryPhrasing("last twelve months of expenses", "2025-12-03", "2026-12-03", ["expense"]),
     // Phrases that do not parse stay in the text.
     QueryPhrasing("on Feb 30", noDate: [], text: "on Feb 30"),
     QueryPhrasing("in Smarch", noDate: [], text: "in Smarch"),
@@ -157,9 +159,10 @@ struct QueryParserTests {
             parsed.understood == [
                 "last week → 2026-11-23 … 2026-11-29 (ISO weeks start on Monday)", "expenses → domain expense",
             ])
-        #expect(parser.parse("last 7 days", now: now).understood == [
-            "last 7 days → 2026-11-26 … 2026-12-02 (7 days up to and including today)"
-        ])
+        #expect(
+            parser.parse("last 7 days", now: now).understood == [
+                "last 7 days → 2026-11-26 … 2026-12-02 (7 days up to and including today)"
+            ])
         #expect(parser.parse("before 2026-11-30", now: now).understood == ["before 2026-11-30 → up to 2026-11-29"])
         #expect(parser.parse("yesterday", now: now).understood == ["yesterday → 2026-12-01"])
         #expect(parser.parse("pasta", now: now).understood.isEmpty)
@@ -174,24 +177,38 @@ struct QueryParserTests {
     @Test("In a month resolves to the most recent such month that has begun")
     func monthResolution() {
         let february = instant("2026-02-10T09:00:00Z")
-        #expect(parser.parse("in March", now: february).dateRange == DateRange(start: instant("2025-03-01"), end: instant("2025-04-01")))
-        #expect(parser.parse("in February", now: february).dateRange == DateRange(start: instant("2026-02-01"), end: instant("2026-03-01")))
+        #expect(
+            parser.parse("in March", now: february).dateRange
+                == DateRange(start: instant("2025-03-01"), end: instant("2025-04-01")))
+        #expect(
+            parser.parse("in February", now: february).dateRange
+                == DateRange(start: instant("2026-02-01"), end: instant("2026-03-01")))
         let firstOfMarch = instant("2026-03-01T00:00:00Z")
-        #expect(parser.parse("in March", now: firstOfMarch).dateRange == DateRange(start: instant("2026-03-01"), end: instant("2026-04-01")))
+        #expect(
+            parser.parse("in March", now: firstOfMarch).dateRange
+                == DateRange(start: instant("2026-03-01"), end: instant("2026-04-01")))
         // A day without a year is the most recent one, as far back as a leap year for February 29.
-        #expect(parser.parse("on Feb 29", now: now).dateRange == DateRange(start: instant("2024-02-29"), end: instant("2024-03-01")))
+        #expect(
+            parser.parse("on Feb 29", now: now).dateRange
+                == DateRange(start: instant("2024-02-29"), end: instant("2024-03-01")))
     }
 
     @Test("Days start at midnight in the parser's time zone, across daylight-saving changes")
     func timeZones() throws {
         let newYork = QueryParser(domains: domains, timeZone: try #require(TimeZone(identifier: "America/New_York")))
-        #expect(newYork.parse("today", now: now).dateRange == DateRange(start: instant("2026-12-02T05:00:00Z"), end: instant("2026-12-03T05:00:00Z")))
+        #expect(
+            newYork.parse("today", now: now).dateRange
+                == DateRange(start: instant("2026-12-02T05:00:00Z"), end: instant("2026-12-03T05:00:00Z")))
         // DST ended on 2026-11-01: Monday 10-26 starts at 04:00Z, Monday 11-02 at 05:00Z.
         let afterDST = instant("2026-11-05T12:00:00Z")
-        #expect(newYork.parse("last week", now: afterDST).dateRange == DateRange(start: instant("2026-10-26T04:00:00Z"), end: instant("2026-11-02T05:00:00Z")))
+        #expect(
+            newYork.parse("last week", now: afterDST).dateRange
+                == DateRange(start: instant("2026-10-26T04:00:00Z"), end: instant("2026-11-02T05:00:00Z")))
         // Noon UTC is already Thursday 01:00 in Auckland.
         let auckland = QueryParser(domains: domains, timeZone: try #require(TimeZone(identifier: "Pacific/Auckland")))
-        #expect(auckland.parse("today", now: now).dateRange == DateRange(start: instant("2026-12-02T11:00:00Z"), end: instant("2026-12-03T11:00:00Z")))
+        #expect(
+            auckland.parse("today", now: now).dateRange
+                == DateRange(start: instant("2026-12-02T11:00:00Z"), end: instant("2026-12-03T11:00:00Z")))
     }
 
     @Test("DateRange is half-open")
@@ -203,12 +220,15 @@ struct QueryParserTests {
         #expect(DateRange(start: nil, end: nil).contains(now))
     }
 
-    @Test("Any input returns without crashing", arguments: [
-        "", " ", "\t\n", "!!! ??? ... ,,, '", "'s", "’", "😤🔥 🍝", "Work — stressful! 😤", "\0\0last\0week\0",
-        "\u{301}last week", "русский рецепт", "last", "between", "between 2026-11-01 and", "from 2026-11-01 to",
-        "on", "since", "last 99999 days", "last 9999 years", "in 0999", "9999-99-99", "on 2026-02-30",
-        "expenses'", "'s expenses", "last week's'", "streak", "journal",
-    ])
+    @Test(
+        "Any input returns without crashing",
+        arguments: [
+            "", " ", "\t\n", "!!! ??? ... ,,, '", "'s", "’", "😤🔥 🍝", "Work — stressful! 😤",
+            "\0\0last\0week\0", "\u{301}last week", "русский рецепт", "last", "between",
+            "between 2026-11-01 and", "from 2026-11-01 to",
+            "on", "since", "last 99999 days", "last 9999 years", "in 0999", "9999-99-99", "on 2026-02-30",
+            "expenses'", "'s expenses", "last week's'", "streak", "journal",
+        ])
     func robustness(_ query: String) {
         let parsed = parser.parse(query, now: now)
         #expect(parsed.domains == Array(Set(parsed.domains)).sorted())
@@ -217,7 +237,10 @@ struct QueryParserTests {
 
     @Test("Ten thousand words parse in linear time")
     func longQueries() {
-        let vocabulary = ["last", "week's", "expenses", "between", "2026-11-01", "and", "in", "March", "the", "pasta", "on", "since", "Monday", "journal", "days", "😤", "\0"]
+        let vocabulary = [
+            "last", "week's", "expenses", "between", "2026-11-01", "and", "in", "March", "the", "pasta", "on", "since",
+            "Monday", "journal", "days", "😤", "\0",
+        ]
         var generator = SplitMix64(seed: 42)
         let words = (0..<10_000).map { _ in vocabulary[Int(generator.next() % UInt64(vocabulary.count))] }
         let clock = ContinuousClock()
@@ -232,7 +255,11 @@ struct QueryParserTests {
 
     @Test("Random queries keep their surviving words in order")
     func randomQueries() {
-        let vocabulary = ["last", "past", "this", "week", "weeks", "month's", "3", "seven", "days", "in", "on", "from", "to", "the", "since", "before", "after", "between", "and", "Nov", "30", "2026", "2026-11-30", "March", "Monday", "today", "yesterday's", "expenses", "recipe's", "journal", "day", "coffee", "'s", "—", "😤", ""]
+        let vocabulary = [
+            "last", "past", "this", "week", "weeks", "month's", "3", "seven", "days", "in", "on", "from", "to", "the",
+            "since", "before", "after", "between", "and", "Nov", "30", "2026", "2026-11-30", "March", "Monday", "today",
+            "yesterday's", "expenses", "recipe's", "journal", "day", "coffee", "'s", "—", "😤", "",
+        ]
         var generator = SplitMix64(seed: 7)
         for _ in 0..<500 {
             let count = Int(generator.next() % 12)
