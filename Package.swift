@@ -20,9 +20,12 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
         .target(
             name: "Sift",
-            dependencies: ["CBLAS", "CLAPACKE", "CSQLite"]),
+            dependencies: ["CBLAS", "CLAPACKE", "CSQLite", "COpenSSL"]),
         .executableTarget(name: "sift", dependencies: ["Sift"]),
         .executableTarget(
             name: "sift-bench", dependencies: ["Sift", "CSQLite"],

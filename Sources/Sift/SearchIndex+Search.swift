@@ -12,6 +12,7 @@ extension SearchIndex {
         let now = query.now ?? configuration.clock()
         var report = QueryReport()
         let limit = max(0, min(query.limit, 1000))
+        let items = state.items
 
         // Understand the query.
         var text = query.text
@@ -61,7 +62,7 @@ extension SearchIndex {
         }
         var excludedBy: [String: Int] = [:]
         let passes: (Int32) -> Bool = { row in
-            guard let item = self.items[Int(row)] else { return false }
+            guard let item = items[Int(row)] else { return false }
             if item.isExpired(at: now) { excludedBy["expired", default: 0] += 1; return false }
             if !explicitDomains.isEmpty && !explicitDomains.contains(item.domain) { excludedBy["domain filter", default: 0] += 1; return false }
             if !wordDomains.isEmpty && !wordDomains.contains(item.domain) { excludedBy["domain named in the query", default: 0] += 1; return false }
@@ -90,11 +91,12 @@ extension SearchIndex {
     }
 
     private func result(row: Int32, score: Float, explanation: Explanation?) -> SearchResult {
-        let item = items[Int(row)]!
+        let item = state.items[Int(row)]!
         return SearchResult(id: item.id, domain: item.domain, title: item.title, score: score, url: item.url, date: item.date, displayName: item.displayName, explanation: explanation)
     }
 
     private func listNewestFirst(passes: (Int32) -> Bool, limit: Int) -> [SearchResult] {
+        let items = state.items
         var rows: [Int32] = []
         for r in 0..<items.count where items[r] != nil && passes(Int32(r)) { rows.append(Int32(r)) }
         rows.sort { a, b in
@@ -115,6 +117,7 @@ extension SearchIndex {
     ) -> [SearchResult] {
         let capacity = table.capacity
         let fusion = configuration.fusion
+        let items = state.items
 
         // Keyword half: BM25F of every matching row.
         var bm25 = [Float](repeating: 0, count: capacity)
@@ -124,10 +127,16 @@ extension SearchIndex {
         // Semantic half: cosine of every row, one sgemv.
         var cosine: [Float] = []
         var queryVector: [Float] = []
+        var approximate = false
         if mode != .keyword, let embedder = configuration.embedder, let vectors {
             queryVector = embedder.embed(text)
             cosine = [Float](repeating: 0, count: capacity)
-            vectors.scores(for: queryVector, into: &cosine)
+            if let quantized = vectors.quantized {
+                quantized.approximateScores(for: queryVector, into: &cosine)
+                approximate = true
+            } else {
+                vectors.scores(for: queryVector, into: &cosine)
+            }
         }
 
         // Candidates that pass the filters.
@@ -140,7 +149,9 @@ extension SearchIndex {
             }
         }
         if mode != .keyword && !cosine.isEmpty {
-            let m = mode == .semantic ? max(limit, 1) : max(fusion.semanticCandidates, limit)
+            var m = mode == .semantic ? max(limit, 1) : max(fusion.semanticCandidates, limit)
+            // The int8 scan only nominates: take more, then re-score them exactly.
+            if approximate { m = max(m * 2, 40) }
             var best = TopK<ItemID>(k: m)
             for r in 0..<capacity where items[r] != nil {
                 let s = cosine[r]
@@ -150,6 +161,9 @@ extension SearchIndex {
                 candidates.append(e.row)
                 isCandidate[Int(e.row)] = true
             }
+        }
+        if approximate, let vectors {
+            for row in candidates { cosine[Int(row)] = vectors.exactScore(for: queryVector, row: row) }
         }
         report.candidates = candidates.count
 

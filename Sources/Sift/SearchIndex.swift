@@ -22,14 +22,18 @@ public actor SearchIndex {
         public var logger: any SiftLogger
         /// How records are sealed at rest (``PlainCodec``, or encryption for a protected index).
         public var codec: any RecordCodec
+        /// Scan an int8 copy of the vectors and re-score the best exactly (faster at large
+        /// sizes, 256 more bytes an item at 256 dimensions).
+        public var quantizedScan: Bool
 
         public init(
             directory: URL?, embedder: (any Embedder)? = nil, bm25: BM25Parameters = .default,
             donations: DonationBoost = DonationBoost(), fusion: FusionParameters = .default,
             clock: @escaping @Sendable () -> Date = { Date() }, logger: any SiftLogger = NullLogger(),
-            codec: any RecordCodec = PlainCodec()
+            codec: any RecordCodec = PlainCodec(), quantizedScan: Bool = false
         ) {
             self.codec = codec
+            self.quantizedScan = quantizedScan
             self.directory = directory
             self.embedder = embedder
             self.bm25 = bm25
@@ -82,7 +86,7 @@ public actor SearchIndex {
         self.name = configuration.directory?.lastPathComponent ?? ":memory:"
         let started = Date()
         store = try Store(directory: configuration.directory, codec: configuration.codec)
-        var state = IndexState(keyword: KeywordIndex(parameters: configuration.bm25), vectors: configuration.embedder.map { VectorIndex(dimension: $0.dimension) })
+        var state = IndexState(keyword: KeywordIndex(parameters: configuration.bm25), vectors: configuration.embedder.map { VectorIndex(dimension: $0.dimension, quantized: configuration.quantizedScan) })
         let fingerprint = configuration.embedder?.fingerprint
         let storedFingerprint = try store.meta(Self.modelKey)
         let reembed = fingerprint != nil && storedFingerprint != fingerprint

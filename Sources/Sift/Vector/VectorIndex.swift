@@ -7,10 +7,16 @@ public struct VectorIndex: Sendable {
     private(set) var matrix: [Float] = []
     private(set) var occupied: [Bool] = []
     public private(set) var count = 0
+    /// The int8 mirror used for the approximate scan, when enabled.
+    public private(set) var quantized: QuantizedRows?
 
-    public init(dimension: Int) {
+    /// - Parameter quantized: also keep an int8 copy (256 more bytes a row at 256 dimensions)
+    ///   for the approximate scan with exact re-scoring; needs a dimension divisible by 32.
+    public init(dimension: Int, quantized: Bool = false) {
         precondition(dimension > 0)
+        precondition(!quantized || dimension % 32 == 0, "the quantized scan needs a dimension divisible by 32")
         self.dimension = dimension
+        self.quantized = quantized ? QuantizedRows(dimension: dimension) : nil
     }
 
     /// Number of rows in the buffer, free ones included.
@@ -30,6 +36,7 @@ public struct VectorIndex: Sendable {
         }
         if !occupied[r] { count += 1 }
         occupied[r] = true
+        quantized?.set(row: row, vector: vector)
         matrix.withUnsafeMutableBufferPointer { m in
             for j in 0..<dimension { m[r * dimension + j] = vector[j] }
         }
@@ -41,6 +48,7 @@ public struct VectorIndex: Sendable {
         guard r < occupied.count, occupied[r] else { return }
         occupied[r] = false
         count -= 1
+        quantized?.remove(row: row)
         matrix.withUnsafeMutableBufferPointer { m in
             for j in 0..<dimension { m[r * dimension + j] = 0 }
         }
@@ -50,6 +58,7 @@ public struct VectorIndex: Sendable {
         matrix.removeAll()
         occupied.removeAll()
         count = 0
+        quantized?.removeAll()
     }
 
     /// The vector at `row`.
