@@ -33,10 +33,12 @@ let package = Package(
         .executableTarget(
             name: "sift-train", dependencies: ["Sift", "CBLAS", "CLAPACKE"],
             path: "Models/sift-train"),
+        .target(name: "SobrietyTracker", dependencies: ["Sift"], path: "Examples/SobrietyTracker"),
         .executableTarget(
-            name: "sift-example", dependencies: ["Sift"],
+            name: "sift-example", dependencies: ["Sift", "SobrietyTracker"],
             path: "Examples/sift-example"),
         .testTarget(name: "SiftTests", dependencies: ["Sift"]),
+        .testTarget(name: "SobrietyTrackerTests", dependencies: ["SobrietyTracker", "Sift"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,100 @@
+// sift-bench: Sift's speed at 1k → 1M items beside the peers a user would pick instead, in one
+// run. See BenchOptions.usage, and Benchmarks/RESULTS.md for the latest full run.
 import Foundation
 import Sift
 
-// Placeholder entry replaced by the benchmark harness (issue 5).
-print("sift-bench: not yet implemented")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let options: BenchOptions
+do {
+    options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch let error as BenchOptions.UsageError {
+    if error.description.isEmpty {
+        print(BenchOptions.usage)
+        exit(0)
+    }
+    FileHandle.standardError.write(Data("sift-bench: \(error.description)\n\n\(BenchOptions.usage)\n".utf8))
+    exit(2)
+}
+
+// The child that measures a cold open (see OpenProbe).
+if let directory = options.probeOpen {
+    do {
+        try await OpenProbe.runChild(directory: directory, options: options)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("sift-bench --probe-open \(directory): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+func writeFile(_ path: String, _ text: String) {
+    do {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        Progress.log("wrote \(path)")
+    } catch {
+        FileHandle.standardError.write(Data("sift-bench: cannot write \(path): \(error)\n".utf8))
+    }
+}
+
+do {
+    let started = monotonicNanoseconds()
+    let work = options.workDirectory ?? (FileManager.default.temporaryDirectory.path + "/sift-bench-\(getpid())")
+    try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    defer { if !options.keepWorkDirectory { try? FileManager.default.removeItem(atPath: work) } }
+
+    let (embedder, modelLabel) = BenchModel.load(options.model)
+    Progress.log("model: \(modelLabel)")
+    let source: CorpusSource = try options.corpus.map(CorpusSource.load) ?? .synthetic(SyntheticCorpus(seed: options.seed))
+    Progress.log("corpus: \(source.label)")
+
+    var runner = BenchRunner(options: options, embedder: embedder, modelLabel: modelLabel, source: source, work: work)
+    try await runner.run()
+    let totalSeconds = Double(monotonicNanoseconds() - started) / 1e9
+    let targets = runner.targets(totalSeconds: totalSeconds)
+
+    let machine: [(String, JSONValue)] = [
+        ("cpus", .integer(Machine.processors)),
+        ("cpu", .string(Machine.cpuModel())),
+        ("memory_bytes", .integer(Int(Machine.memoryBytes))),
+        ("kernel", .string(Machine.kernel())),
+        ("sqlite", .string(FTS5Peer.sqliteVersion)),
+    ]
+    let command = (["sift-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+    let header = """
+        sift-bench — \(Machine.processors) × \(Machine.cpuModel()), \(String(format: "%.1f", Double(Machine.memoryBytes) / 1_073_741_824)) GiB, SQLite \(FTS5Peer.sqliteVersion)
+        model:   \(modelLabel)
+        corpus:  \(source.label)
+        queries: \(runner.queryMix)
+        """
+    print(header)
+    print("")
+    print(TableFormat.table(runner.rows))
+    print("")
+    print("targets:")
+    for t in targets { print(t.line) }
+    print(String(format: "total %.1f s", totalSeconds))
+
+    if let path = options.json {
+        let document = JSONValue.object([
+            ("machine", .object(machine)),
+            ("command", .string(command)),
+            ("model", .string(modelLabel)),
+            ("corpus", .string(source.label)),
+            ("queries", .string(runner.queryMix)),
+            ("seconds", .number(totalSeconds)),
+            ("results", .array(runner.rows.map(\.json))),
+            ("targets", .array(targets.map(\.json))),
+        ])
+        writeFile(path, document.serialized() + "\n")
+    }
+    if let path = options.svg {
+        let title = "Sift query latency vs N — \(Machine.processors) × \(Machine.cpuModel())"
+        writeFile(path, LatencyPlot.svg(rows: runner.rows, title: title))
+    }
+} catch {
+    FileHandle.standardError.write(Data("sift-bench: \(error)\n".utf8))
+    exit(1)
+}

@@ -101,6 +101,21 @@ func train(_ o: Options) throws {
     guard wordVectors.count == wordRows.count * 384, sentenceVectors.count == sentences.count * 384 else {
         throw TrainError("teacher cache rows disagree with the text files in \(corpus)")
     }
+    // Extra teacher-embedded text (e.g. the documents of the corpus to be searched, never its
+    // queries): TEXT file + TEXT-with-.f32 extension, as teacher.py writes them.
+    func extra(_ key: String) throws -> (texts: [String], vectors: [Float]) {
+        var texts: [String] = [], vectors: [Float] = []
+        for path in o.all(key) {
+            let lines = try readLines(path).map { String($0.split(separator: "\t", maxSplits: 1).first ?? "") }
+            let v = try readMatrix((path as NSString).deletingPathExtension + ".f32", columns: 384)
+            guard v.count == lines.count * 384 else { throw TrainError("\(path): \(lines.count) lines but \(v.count / 384) teacher rows") }
+            texts += lines
+            vectors += v
+            log("extra \(key): \(path): \(lines.count) rows")
+        }
+        return (texts, vectors)
+    }
+    let extraWords = try extra("extra-words"), extraSentences = try extra("extra-sentences")
     var words = wordRows
     if let limit = o.string("word-limit").flatMap(Int.init), limit < words.count {
         words = Array(words.prefix(limit))
@@ -112,6 +127,10 @@ func train(_ o: Options) throws {
         sentences = pick.map { sentences[$0] }
         sentenceVectors = pick.flatMap { sentenceVectors[($0 * 384)..<(($0 + 1) * 384)] }
     }
+    words += extraWords.texts
+    wordVectors += extraWords.vectors
+    sentences += extraSentences.texts
+    sentenceVectors += extraSentences.vectors
     let nW = words.count, nS = sentences.count
     log("teacher cache: \(nW) words, \(nS) sentences (\(elapsed(t0)))")
 

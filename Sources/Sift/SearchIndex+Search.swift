@@ -149,7 +149,9 @@ extension SearchIndex {
             }
         }
         if mode != .keyword && !cosine.isEmpty {
-            var m = mode == .semantic ? max(limit, 1) : max(fusion.semanticCandidates, limit)
+            // Semantic mode takes as many nominees as hybrid: the priors (donations, ranking
+            // hint, domain boost) may lift an item from below the top k by cosine alone.
+            var m = max(fusion.semanticCandidates, limit)
             // The int8 scan only nominates: take more, then re-score them exactly.
             if approximate { m = max(m * 2, 40) }
             var best = TopK<ItemID>(k: m)

@@ -25,14 +25,19 @@ public actor SearchIndex {
         /// Scan an int8 copy of the vectors and re-score the best exactly (faster at large
         /// sizes, 256 more bytes an item at 256 dimensions).
         public var quantizedScan: Bool
+        /// Open the store for reading only: searches work, every mutation throws a
+        /// ``StoreError`` naming the store and SQLite's reason; nothing on disk is created or
+        /// changed (a model change re-embeds in memory only).
+        public var readOnly: Bool
 
         public init(
             directory: URL?, embedder: (any Embedder)? = nil, bm25: BM25Parameters = .default,
             donations: DonationBoost = DonationBoost(), fusion: FusionParameters = .default,
             clock: @escaping @Sendable () -> Date = { Date() }, logger: any SiftLogger = NullLogger(),
-            codec: any RecordCodec = PlainCodec(), quantizedScan: Bool = false
+            codec: any RecordCodec = PlainCodec(), quantizedScan: Bool = false, readOnly: Bool = false
         ) {
             self.codec = codec
+            self.readOnly = readOnly
             self.quantizedScan = quantizedScan
             self.directory = directory
             self.embedder = embedder
@@ -85,7 +90,7 @@ public actor SearchIndex {
         self.configuration = configuration
         self.name = configuration.directory?.lastPathComponent ?? ":memory:"
         let started = Date()
-        store = try Store(directory: configuration.directory, codec: configuration.codec)
+        store = try Store(directory: configuration.directory, codec: configuration.codec, readOnly: configuration.readOnly)
         var state = IndexState(keyword: KeywordIndex(parameters: configuration.bm25), vectors: configuration.embedder.map { VectorIndex(dimension: $0.dimension, quantized: configuration.quantizedScan) })
         let fingerprint = configuration.embedder?.fingerprint
         let storedFingerprint = try store.meta(Self.modelKey)
@@ -99,7 +104,7 @@ public actor SearchIndex {
             }
             state.project(stored)
         }
-        if let fingerprint, reembed {
+        if let fingerprint, reembed, !configuration.readOnly {
             try store.apply(rewritten, meta: [Self.modelKey: fingerprint])
         }
         for donation in try store.donations() where state.table.row(of: donation.itemID) != nil {

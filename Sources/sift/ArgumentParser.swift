@@ -23,6 +23,7 @@ struct CommandSpec {
         OptionSpec(names: ["--store"], value: "DIR", help: "directory holding the indexes (default $SIFT_STORE, else ~/.local/share/sift)"),
         OptionSpec(names: ["--index"], value: "NAME", help: "name of the index (default \"default\")"),
         OptionSpec(names: ["--model"], value: "FILE", help: "embedding model file (default $SIFT_MODEL, else the bundled model)"),
+        OptionSpec(names: ["--key-file"], value: "FILE", help: "key of a protected index: 32 raw bytes or 64 hex characters (default $SIFT_KEY_FILE; none: not protected)"),
         OptionSpec(names: ["--json"], value: nil, help: "machine-readable output"),
         OptionSpec(names: ["--verbose"], value: nil, help: "log each operation to standard error"),
         OptionSpec(names: ["-h", "--help"], value: nil, help: "show this help"),

@@ -38,9 +38,21 @@ struct CommandContext {
         }
     }
 
+    /// How the index is sealed at rest: AES-256-GCM with the key of `--key-file`, else of
+    /// `$SIFT_KEY_FILE`, else no protection.
+    func codec() throws -> any RecordCodec {
+        let environment = ProcessInfo.processInfo.environment["SIFT_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let path = arguments.value("--key-file") ?? environment else { return PlainCodec() }
+        do {
+            return AESGCMCodec(key: try ProtectionKey(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+
     func openIndex(requireModel: Bool = false) throws -> SearchIndex {
         let logger: any SiftLogger = arguments.flag("--verbose") ? StandardErrorLogger() : NullLogger()
-        return try SearchIndex(configuration: .init(directory: try indexDirectory(), embedder: try embedder(required: requireModel), logger: logger))
+        return try SearchIndex(configuration: .init(directory: try indexDirectory(), embedder: try embedder(required: requireModel), logger: logger, codec: try codec()))
     }
 
     func warn(_ message: String) {

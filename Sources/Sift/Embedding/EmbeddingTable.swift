@@ -1,16 +1,18 @@
-/// The bucket rows of a hashed n-gram model: `bucketCount × dimension` weights, either int8 with
-/// one fp32 scale per row, or fp32. Backed by a memory-mapped model file or by owned memory.
+/// The bucket rows of a hashed n-gram model: `bucketCount` rows of `dimension` weights, either
+/// int8 with an fp32 scale stored just before each row, or fp32. Backed by a memory-mapped model
+/// file or by owned memory. (The bytes are little-endian, as on every platform Sift runs on.)
 final class EmbeddingTable: @unchecked Sendable {
     // Immutable after init and never written through: safe to share across threads.
     let dimension: Int
     let bucketCount: Int
     let quantization: ModelFileFormat.Quantization
+    /// Bytes from one row to the next.
+    let stride: Int
     let rows: UnsafeRawPointer
-    let scales: UnsafePointer<Float>?
     private let owner: AnyObject?
     private let owned: UnsafeMutableRawPointer?
 
-    /// A view of a mapped file's sections (kept alive by `file`).
+    /// A view of a mapped file's rows section (kept alive by `file`).
     init(
         file: MappedFile, dimension: Int, bucketCount: Int,
         quantization: ModelFileFormat.Quantization, layout: ModelFileFormat.Layout
@@ -18,79 +20,104 @@ final class EmbeddingTable: @unchecked Sendable {
         self.dimension = dimension
         self.bucketCount = bucketCount
         self.quantization = quantization
+        self.stride = quantization.rowStride(dimension: dimension)
         self.rows = file.base + layout.rowsOffset
-        self.scales =
-            quantization == .int8RowScaled
-            ? (file.base + layout.scalesOffset).assumingMemoryBound(to: Float.self) : nil
         self.owner = file
         self.owned = nil
     }
 
-    /// An owned table from full-precision weights (row-major), quantised when asked.
+    /// An owned table from full-precision weights (row-major), quantised when asked: each int8
+    /// row gets scale max|w| / 127 and weights round(w / scale).
     init(weights: UnsafeBufferPointer<Float>, dimension: Int, bucketCount: Int,
          quantization: ModelFileFormat.Quantization) {
         precondition(weights.count == dimension * bucketCount, "weights must be buckets × dimension")
         self.dimension = dimension
         self.bucketCount = bucketCount
         self.quantization = quantization
-        let rowBytes = bucketCount * dimension * quantization.bytesPerWeight
-        let scaleBytes = quantization == .int8RowScaled ? bucketCount * 4 : 0
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(1, scaleBytes + rowBytes), alignment: 64)
+        let stride = quantization.rowStride(dimension: dimension)
+        self.stride = stride
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(1, stride * bucketCount), alignment: 64)
         self.owned = memory
         self.owner = nil
+        self.rows = UnsafeRawPointer(memory)
         switch quantization {
         case .float32:
-            memory.copyMemory(from: weights.baseAddress!, byteCount: rowBytes)
-            self.rows = UnsafeRawPointer(memory)
-            self.scales = nil
+            memory.copyMemory(from: weights.baseAddress!, byteCount: stride * bucketCount)
         case .int8RowScaled:
-            let scales = memory.bindMemory(to: Float.self, capacity: bucketCount)
-            let q = (memory + scaleBytes).bindMemory(to: Int8.self, capacity: bucketCount * dimension)
             for r in 0..<bucketCount {
                 let row = weights.baseAddress! + r * dimension
                 var maxAbs: Float = 0
                 for j in 0..<dimension { maxAbs = max(maxAbs, abs(row[j])) }
                 let scale = maxAbs / 127
-                scales[r] = scale
                 let inv = scale > 0 ? 1 / scale : 0
+                let dst = memory + r * stride
+                dst.storeBytes(of: scale, as: Float.self)
+                let q = (dst + 4).assumingMemoryBound(to: Int8.self)
                 for j in 0..<dimension {
-                    q[r * dimension + j] = Int8(clamping: Int((row[j] * inv).rounded()))
+                    q[j] = Int8(clamping: Int((row[j] * inv).rounded()))
                 }
             }
-            self.rows = UnsafeRawPointer(memory + scaleBytes)
-            self.scales = UnsafePointer(scales)
         }
     }
 
     deinit { owned?.deallocate() }
 
-    /// `acc += weight × row(bucket)`.
-    /// - Complexity: O(dimension).
+    /// A bucket and the weight its row is added with.
+    struct Term {
+        var bucket: Int32
+        var weight: Float
+    }
+
+    /// `acc += Σ weight × row(bucket)` over `terms`, touching each row a few terms ahead so that
+    /// several cache misses are in flight at once (the table is far larger than the caches).
+    /// - Complexity: O(terms × dimension).
     @inline(__always)
-    func accumulate(bucket: Int, weight: Float, into acc: UnsafeMutablePointer<Float>) {
-        let d = dimension
-        if let scales {
-            let s = scales[bucket] * weight
-            let row = rows.assumingMemoryBound(to: Int8.self) + bucket * d
-            for j in 0..<d { acc[j] += Float(row[j]) * s }
-        } else {
-            let row = rows.assumingMemoryBound(to: Float.self) + bucket * d
-            for j in 0..<d { acc[j] += row[j] * weight }
+    func accumulate(_ terms: UnsafeBufferPointer<Term>, into acc: UnsafeMutablePointer<Float>) {
+        let d = dimension, n = terms.count, stride = self.stride
+        let lookahead = 6
+        var touched: UInt32 = 0
+        for i in 0..<min(lookahead, n) {
+            touched &+= rows.loadUnaligned(fromByteOffset: Int(terms[i].bucket) * stride, as: UInt32.self)
         }
+        switch quantization {
+        case .int8RowScaled:
+            for i in 0..<n {
+                if i + lookahead < n {
+                    touched &+= rows.loadUnaligned(
+                        fromByteOffset: Int(terms[i + lookahead].bucket) * stride, as: UInt32.self)
+                }
+                let row = rows + Int(terms[i].bucket) * stride
+                let s = row.loadUnaligned(as: Float.self) * terms[i].weight
+                let q = (row + 4).assumingMemoryBound(to: Int8.self)
+                for j in 0..<d { acc[j] += Float(q[j]) * s }
+            }
+        case .float32:
+            for i in 0..<n {
+                if i + lookahead < n {
+                    touched &+= rows.loadUnaligned(
+                        fromByteOffset: Int(terms[i + lookahead].bucket) * stride, as: UInt32.self)
+                }
+                let row = (rows + Int(terms[i].bucket) * stride).assumingMemoryBound(to: Float.self)
+                let w = terms[i].weight
+                for j in 0..<d { acc[j] += row[j] * w }
+            }
+        }
+        // Keeps the touching loads alive; never true for a finite table in practice.
+        if touched == 0x5EED_F00D { acc[0] += 0 }
     }
 
     /// Row `bucket` in full precision (dequantised for int8).
     func row(_ bucket: Int) -> [Float] {
         var out = [Float](repeating: 0, count: dimension)
-        out.withUnsafeMutableBufferPointer { accumulate(bucket: bucket, weight: 1, into: $0.baseAddress!) }
+        var term = Term(bucket: Int32(bucket), weight: 1)
+        out.withUnsafeMutableBufferPointer { o in
+            withUnsafePointer(to: &term) { accumulate(UnsafeBufferPointer(start: $0, count: 1), into: o.baseAddress!) }
+        }
         return out
     }
 
-    /// The raw bytes of the rows and the scales, for writing a model file.
-    func withSections<R>(_ body: (UnsafeBufferPointer<Float>?, UnsafeRawBufferPointer) -> R) -> R {
-        let rowBytes = UnsafeRawBufferPointer(
-            start: rows, count: bucketCount * dimension * quantization.bytesPerWeight)
-        let s = scales.map { UnsafeBufferPointer(start: $0, count: bucketCount) }
-        return body(s, rowBytes)
+    /// The raw bytes of the rows section, for writing a model file.
+    func withRowBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        body(UnsafeRawBufferPointer(start: rows, count: bucketCount * stride))
     }
 }

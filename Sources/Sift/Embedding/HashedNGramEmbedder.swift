@@ -54,19 +54,19 @@ public struct HashedNGramEmbedder: Embedder {
                 quantization: quantized ? .int8RowScaled : .float32)
         }
         self.table = table
-        self.checksum = table.withSections { scales, rows in
+        self.checksum = table.withRowBytes { rows in
             ModelFileFormat.serialize(
                 featurizer: featurizer, dimension: dimension, quantization: table.quantization,
-                name: name, scales: scales, rows: rows)
+                name: name, rows: rows)
         }.withUnsafeBytes { ModelFileFormat.checksum($0) }
     }
 
     /// The bytes of this model as a `.siftmodel` file.
     public func fileContents() -> [UInt8] {
-        table.withSections { scales, rows in
+        table.withRowBytes { rows in
             ModelFileFormat.serialize(
                 featurizer: featurizer, dimension: dimension, quantization: table.quantization,
-                name: name, scales: scales, rows: rows)
+                name: name, rows: rows)
         }
     }
 
@@ -103,8 +103,20 @@ public struct HashedNGramEmbedder: Embedder {
         output.update(repeating: 0)
         let acc = output.baseAddress!
         let table = self.table
-        featurizer.forEachFeature(in: text) { bucket, weight, _ in
-            table.accumulate(bucket: bucket, weight: weight, into: acc)
+        // Features are gathered first, then added in batches, so that the table can fetch rows
+        // ahead (see EmbeddingTable.accumulate).
+        let capacity = 256
+        withUnsafeTemporaryAllocation(of: EmbeddingTable.Term.self, capacity: capacity) { batch in
+            var n = 0
+            featurizer.forEachFeature(in: text) { bucket, weight, _ in
+                batch[n] = EmbeddingTable.Term(bucket: Int32(truncatingIfNeeded: bucket), weight: weight)
+                n += 1
+                if n == capacity {
+                    table.accumulate(UnsafeBufferPointer(batch), into: acc)
+                    n = 0
+                }
+            }
+            if n > 0 { table.accumulate(UnsafeBufferPointer(rebasing: batch[0..<n]), into: acc) }
         }
     }
 }

@@ -1,9 +1,10 @@
 /// The on-disk layout of a hashed n-gram model (`.siftmodel`), version 1. Spec: `Models/MODEL.md`.
 ///
 /// All integers and floats little-endian. A 128-byte header, then sections each starting at a
-/// multiple of 64 bytes: the stop words (UTF-8, one per line), the per-row scales (int8 only,
-/// `buckets` × f32), the rows (`buckets` × `dimension` × int8 or f32). The file length is padded
-/// to a multiple of 8 with zeros. The checksum is FNV-1a 64 applied to the file's 64-bit
+/// multiple of 64 bytes: the stop words (UTF-8, one per line), then the rows: `buckets` rows of
+/// `dimension` f32, or, for int8, `buckets` rows of (f32 scale, `dimension` × int8) — the scale
+/// sits next to its row so that one cache miss fetches both. The file length is padded to a
+/// multiple of 8 with zeros. The checksum is FNV-1a 64 applied to the file's 64-bit
 /// little-endian words (the checksum field read as zero).
 enum ModelFileFormat {
     static let magic: [UInt8] = Array("SIFTNGRM".utf8)
@@ -16,13 +17,13 @@ enum ModelFileFormat {
     enum Quantization: UInt8, Sendable {
         case float32 = 0
         case int8RowScaled = 1
-        var bytesPerWeight: Int { self == .float32 ? 4 : 1 }
+        /// Bytes of one row of `dimension` weights (with its scale for int8).
+        func rowStride(dimension: Int) -> Int { self == .float32 ? 4 * dimension : 4 + dimension }
     }
 
     struct Layout: Equatable {
         var stopWordsOffset: Int
         var stopWordsLength: Int
-        var scalesOffset: Int  // == rowsOffset when there are no scales
         var rowsOffset: Int
         var rowsLength: Int
         var fileLength: Int
@@ -34,13 +35,11 @@ enum ModelFileFormat {
         dimension: Int, buckets: Int, quantization: Quantization, stopWordsLength: Int
     ) -> Layout {
         let stopOffset = headerLength
-        let scalesOffset = align(stopOffset + stopWordsLength, 64)
-        let scalesLength = quantization == .int8RowScaled ? buckets * 4 : 0
-        let rowsOffset = align(scalesOffset + scalesLength, 64)
-        let rowsLength = buckets * dimension * quantization.bytesPerWeight
+        let rowsOffset = align(stopOffset + stopWordsLength, 64)
+        let rowsLength = buckets * quantization.rowStride(dimension: dimension)
         return Layout(
             stopWordsOffset: stopOffset, stopWordsLength: stopWordsLength,
-            scalesOffset: scalesOffset, rowsOffset: rowsOffset, rowsLength: rowsLength,
+            rowsOffset: rowsOffset, rowsLength: rowsLength,
             fileLength: align(rowsOffset + rowsLength, 8))
     }
 
@@ -127,8 +126,9 @@ enum ModelFileFormat {
         }
         let stopWords = stopText.split(separator: "\n").map(String.init)
         if quantization == .int8RowScaled {
+            let stride = quantization.rowStride(dimension: dimension)
             for i in 0..<(1 << bucketBits) {
-                let s = f32(layout.scalesOffset + 4 * i)
+                let s = f32(layout.rowsOffset + stride * i)
                 if !(s.isFinite && s >= 0) { throw fail(.inconsistent("row \(i) has scale \(s)")) }
             }
         }
@@ -141,11 +141,11 @@ enum ModelFileFormat {
             checksum: stored, layout: layout)
     }
 
-    /// The bytes of a model file. `rows` holds `buckets × dimension` weights of the given
-    /// quantisation (raw bytes), `scales` one per bucket for int8.
+    /// The bytes of a model file. `rows` holds the rows section exactly as stored (see the type's
+    /// comment).
     static func serialize(
         featurizer: NGramFeaturizer, dimension: Int, quantization: Quantization, name: String,
-        scales: UnsafeBufferPointer<Float>?, rows: UnsafeRawBufferPointer
+        rows: UnsafeRawBufferPointer
     ) -> [UInt8] {
         let stop = Array(featurizer.stopWords.joined(separator: "\n").utf8)
         let buckets = featurizer.bucketCount
@@ -174,10 +174,6 @@ enum ModelFileFormat {
         let nameBytes = Array(name.utf8.prefix(nameLength))
         out.replaceSubrange(64..<(64 + nameBytes.count), with: nameBytes)
         out.replaceSubrange(layout.stopWordsOffset..<(layout.stopWordsOffset + stop.count), with: stop)
-        if let scales {
-            precondition(quantization == .int8RowScaled && scales.count == buckets)
-            for (i, s) in scales.enumerated() { put32(s.bitPattern, layout.scalesOffset + 4 * i) }
-        }
         out.withUnsafeMutableBytes { dst in
             dst.baseAddress!.advanced(by: layout.rowsOffset).copyMemory(from: rows.baseAddress!, byteCount: rows.count)
         }

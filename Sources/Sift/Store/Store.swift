@@ -49,22 +49,31 @@ final class Store {
     var path: String { database.path }
 
     /// Opens the store in `directory` (created if missing), or an in-memory store for nil.
-    init(directory: URL?, codec: any RecordCodec = PlainCodec()) throws(StoreError) {
+    /// With `readOnly`, nothing is created and every write fails (SQLITE_READONLY).
+    init(directory: URL?, codec: any RecordCodec = PlainCodec(), readOnly: Bool = false) throws(StoreError) {
         self.directory = directory
         self.codec = codec
         var path = ":memory:"
         if let directory {
             path = directory.appendingPathComponent(Store.fileName).path
-            do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            } catch {
-                throw StoreError(code: -1, message: "cannot create the index directory: \((error as NSError).localizedDescription)", path: directory.path)
+            if readOnly {
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw StoreError(code: -1, message: "no index here to open read-only (the file does not exist)", path: path)
+                }
+            } else {
+                do {
+                    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                } catch {
+                    throw StoreError(code: -1, message: "cannot create the index directory: \((error as NSError).localizedDescription)", path: directory.path)
+                }
             }
+        } else if readOnly {
+            throw StoreError(code: -1, message: "an in-memory index cannot be opened read-only", path: path)
         }
-        database = try SQLiteDatabase(path: path)
+        database = try SQLiteDatabase(path: path, readOnly: readOnly)
         do {
-            try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA secure_delete=ON;")
-            try migrate()
+            if !readOnly { try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA secure_delete=ON;") }
+            try migrate(readOnly: readOnly)
             try checkScheme()
         } catch let error as StoreError {
             throw error
@@ -73,7 +82,7 @@ final class Store {
         }
     }
 
-    private func migrate() throws {
+    private func migrate(readOnly: Bool) throws {
         var version: Int64 = 0
         try database.query("PRAGMA user_version") { version = $0.int(0) }
         if version > Store.schemaVersion {
@@ -83,6 +92,9 @@ final class Store {
                 path: path)
         }
         if version == Store.schemaVersion { return }
+        if readOnly {
+            throw StoreError(code: -1, message: "the store has schema version \(version) and needs migrating to \(Store.schemaVersion), which a read-only open cannot do", path: path)
+        }
         try database.transaction {
             if version < 1 {
                 try database.execute(

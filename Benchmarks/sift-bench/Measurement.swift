@@ -1,0 +1,113 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Monotonic nanoseconds.
+@inline(__always)
+func monotonicNanoseconds() -> UInt64 {
+    DispatchTime.now().uptimeNanoseconds
+}
+
+/// Milliseconds since `start` (from ``monotonicNanoseconds()``).
+@inline(__always)
+func millisecondsSince(_ start: UInt64) -> Double {
+    Double(monotonicNanoseconds() &- start) / 1e6
+}
+
+/// Latency samples in milliseconds and their percentiles (nearest rank).
+struct LatencySummary {
+    var samples: [Double]
+
+    init(_ samples: [Double]) { self.samples = samples.sorted() }
+
+    func percentile(_ p: Double) -> Double {
+        guard !samples.isEmpty else { return .nan }
+        let rank = Int((p / 100 * Double(samples.count)).rounded(.up))
+        return samples[min(max(rank, 1), samples.count) - 1]
+    }
+
+    var p50: Double { percentile(50) }
+    var p95: Double { percentile(95) }
+    var p99: Double { percentile(99) }
+    var minimum: Double { samples.first ?? .nan }
+    var mean: Double { samples.isEmpty ? .nan : samples.reduce(0, +) / Double(samples.count) }
+}
+
+/// Progress on stderr, with the seconds since the run began.
+enum Progress {
+    nonisolated(unsafe) static var started = monotonicNanoseconds()
+
+    static func log(_ message: String) {
+        let seconds = Double(monotonicNanoseconds() &- started) / 1e9
+        FileHandle.standardError.write(Data(String(format: "[%7.1fs] ", seconds).utf8 + message.utf8 + [10]))
+    }
+}
+
+/// Facts about this process and machine.
+enum Machine {
+    /// Resident set size of this process in bytes (`VmRSS` of /proc/self/status), or nil where
+    /// there is no /proc.
+    static func residentBytes() -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            if fields.count >= 2, let kib = Int(fields[1]) { return kib * 1024 }
+        }
+        return nil
+    }
+
+    /// `model name` of the first processor in /proc/cpuinfo.
+    static func cpuModel() -> String {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
+        for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+            if let colon = line.firstIndex(of: ":") {
+                return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return "unknown"
+    }
+
+    static var processors: Int { ProcessInfo.processInfo.activeProcessorCount }
+    static var memoryBytes: UInt64 { ProcessInfo.processInfo.physicalMemory }
+
+    static func kernel() -> String {
+        var u = utsname()
+        uname(&u)
+        func field<T>(_ value: T) -> String {
+            withUnsafeBytes(of: value) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+        }
+        return "\(field(u.sysname)) \(field(u.release)) \(field(u.machine))"
+    }
+
+    /// Total bytes of the regular files under `path` (a file or a directory).
+    static func diskBytes(_ path: String) -> Int {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { return 0 }
+        if !isDirectory.boolValue {
+            return ((try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        }
+        var total = 0
+        for name in (try? fm.subpathsOfDirectory(atPath: path)) ?? [] {
+            let full = (path as NSString).appendingPathComponent(name)
+            if let attributes = try? fm.attributesOfItem(atPath: full), attributes[.type] as? FileAttributeType == .typeRegular {
+                total += (attributes[.size] as? NSNumber)?.intValue ?? 0
+            }
+        }
+        return total
+    }
+
+    /// The path of the running executable.
+    static func executablePath() -> String {
+        #if os(Linux)
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        #endif
+        return Bundle.main.executablePath ?? CommandLine.arguments[0]
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Sift
+
+/// Cold open and resident memory, measured in a fresh child process (`sift-bench --probe-open
+/// DIR`), so that neither the parent's heap nor its caches flatter the figures. The file pages of
+/// the store are in the OS page cache (the parent just wrote them): "cold" means a new process and
+/// a new ``SearchIndex``, not a cold disk.
+enum OpenProbe {
+    struct Figures {
+        var openMilliseconds: Double
+        /// Resident bytes after loading the model and before opening, and after opening.
+        var residentBefore: Int
+        var residentAfter: Int
+        var items: Int
+        /// UTF-8 bytes of every item's strings (id, domain, title, content, keywords, url,
+        /// display name): the stored text, which memory per item excludes.
+        var textBytes: Int
+
+        var bytesPerItemBeyondText: Double {
+            Double(residentAfter - residentBefore - textBytes) / Double(max(items, 1))
+        }
+    }
+
+    /// The child's side: opens `directory` with the model of `options`, prints one JSON line.
+    static func runChild(directory: String, options: BenchOptions) async throws {
+        let (embedder, _) = BenchModel.load(options.model)
+        _ = embedder.map { $0.embed("warm the model up") }
+        let before = Machine.residentBytes() ?? 0
+        let start = monotonicNanoseconds()
+        let index = try SearchIndex(configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder))
+        let openMilliseconds = millisecondsSince(start)
+        let after = Machine.residentBytes() ?? 0
+        var textBytes = 0
+        for item in await index.allItems() {
+            textBytes += item.id.rawValue.utf8.count + item.domain.utf8.count + item.title.utf8.count
+                + item.content.utf8.count + item.keywords.reduce(0) { $0 + $1.utf8.count }
+                + (item.url?.utf8.count ?? 0) + (item.displayName?.utf8.count ?? 0)
+        }
+        let items = try await index.statistics().items
+        let line = "{\"open_ms\":\(openMilliseconds),\"rss_before\":\(before),\"rss_after\":\(after),\"items\":\(items),\"text_bytes\":\(textBytes)}\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+    }
+
+    /// The parent's side: runs the child on `directory` and reads its figures.
+    static func measure(directory: String, options: BenchOptions) throws -> Figures {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Machine.executablePath())
+        process.arguments = ["--probe-open", directory] + options.modelArguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let line = String(decoding: outData, as: UTF8.self).split(separator: "\n").last,
+              let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let open = (o["open_ms"] as? NSNumber)?.doubleValue,
+              let before = (o["rss_before"] as? NSNumber)?.intValue,
+              let after = (o["rss_after"] as? NSNumber)?.intValue,
+              let items = (o["items"] as? NSNumber)?.intValue,
+              let text = (o["text_bytes"] as? NSNumber)?.intValue
+        else {
+            throw BenchFailure("open probe on \(directory) failed (exit \(process.terminationStatus)): \(String(decoding: errData, as: UTF8.self).suffix(500))")
+        }
+        return Figures(openMilliseconds: open, residentBefore: before, residentAfter: after, items: items, textBytes: text)
+    }
+}
+
+struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

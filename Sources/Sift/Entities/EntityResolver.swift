@@ -1,0 +1,166 @@
+import Foundation
+
+/// Where an app's entities of one type live (its database): the app's half of entity
+/// resolution.
+public protocol EntitySource<Entity>: Sendable {
+    associatedtype Entity: IndexedEntity
+    /// The entities with these identifiers that exist, in any order; missing ones are simply
+    /// absent. Entities with other identifiers are ignored by the caller.
+    func entities(for identifiers: [Entity.ID]) async throws -> [Entity]
+}
+
+/// Turns identifiers back into entities (App Intents' `EntityQuery`), failing closed: each
+/// requested identifier gets exactly its own entity or is reported missing — never replaced
+/// by another, whatever order or extras the source returns.
+///
+/// Entities that the policy now withholds resolve as missing too (``MissingReason/withheld(_:)``),
+/// so a stale identifier from a result, a suggestion or a URL cannot open a private entity.
+public struct EntityResolver<Source: EntitySource>: Sendable {
+    public typealias Entity = Source.Entity
+
+    public let source: Source
+    public let index: EntityIndex
+
+    public init(source: Source, index: EntityIndex) {
+        self.source = source
+        self.index = index
+    }
+
+    /// One result per identifier, in the order given (duplicates repeated).
+    /// - Complexity: one source call for the distinct identifiers, plus O(n).
+    public func entities(for identifiers: [Entity.ID]) async throws -> [ResolvedEntity<Entity>] {
+        guard !identifiers.isEmpty else { return [] }
+        var unique: [Entity.ID] = []
+        var seen = Set<Entity.ID>()
+        for id in identifiers where seen.insert(id).inserted { unique.append(id) }
+        var found: [Entity.ID: Entity] = [:]
+        for entity in try await source.entities(for: unique) where seen.contains(entity.id) && found[entity.id] == nil {
+            found[entity.id] = entity
+        }
+        return identifiers.map { id in
+            let itemID = ItemID.entity(Entity.self, id: id)
+            guard let entity = found[id] else { return .missing(itemID, .notFound) }
+            if case .withhold(let reason) = entity.indexingDecision(under: index.policy) {
+                return .missing(itemID, .withheld(reason))
+            }
+            return .found(entity)
+        }
+    }
+
+    /// One result per item identifier, in the order given; an identifier of another type or
+    /// of no entity is reported missing.
+    public func entities(for itemIDs: [ItemID]) async throws -> [ResolvedEntity<Entity>] {
+        let ids = itemIDs.map { $0.entityID(as: Entity.self) }
+        let resolved = try await entities(for: ids.compactMap { $0 })
+        var next = resolved.makeIterator()
+        return zip(itemIDs, ids).map { itemID, id in
+            if id != nil, let r = next.next() { return r }
+            guard let (domain, _) = itemID.entityComponents else { return .missing(itemID, .notAnEntity) }
+            return domain == Entity.domainIdentifier
+                ? .missing(itemID, .invalidIdentifier) : .missing(itemID, .otherType(domain))
+        }
+    }
+
+    /// The entity `reference` names.
+    /// - Throws: ``EntityResolutionError`` when it names another type or is missing.
+    public func entity(for reference: EntityReference) async throws -> Entity {
+        guard let id = reference.id(as: Entity.self) else {
+            let reason: MissingReason =
+                reference.refers(to: Entity.self) ? .invalidIdentifier : .otherType(reference.domain)
+            throw EntityResolutionError(itemID: reference.itemID, reason: reason)
+        }
+        return try await entities(for: [id])[0].get()
+    }
+
+    /// The entity `url` names (OpenIntent).
+    /// - Throws: ``RouteError`` for a malformed or unknown URL, ``EntityResolutionError`` when
+    ///   it names another type or a missing entity.
+    public func entity(forURL url: String) async throws -> Entity {
+        try await entity(for: index.reference(for: url))
+    }
+
+    /// This type's entities by decayed donation score, highest first, that still exist and
+    /// may be indexed: the donation log's suggestions.
+    public func suggestedEntities(limit: Int = 10, now: Date? = nil) async throws -> [Entity] {
+        guard limit > 0 else { return [] }
+        let suggestions = await index.index.suggestions(limit: Int.max, now: now)
+        let ids = suggestions.compactMap { $0.item.id.entityID(as: Entity.self) }
+        var result: [Entity] = []
+        for case .found(let entity) in try await entities(for: ids) {
+            result.append(entity)
+            if result.count == limit { break }
+        }
+        return result
+    }
+}
+
+/// One requested identifier, resolved or not.
+public enum ResolvedEntity<Entity: IndexedEntity>: Sendable {
+    case found(Entity)
+    case missing(ItemID, MissingReason)
+
+    /// The entity, or nil when missing.
+    public var entity: Entity? {
+        if case .found(let entity) = self { return entity }
+        return nil
+    }
+
+    /// The entity.
+    /// - Throws: ``EntityResolutionError`` when missing.
+    public func get() throws(EntityResolutionError) -> Entity {
+        switch self {
+        case .found(let entity): return entity
+        case .missing(let itemID, let reason): throw EntityResolutionError(itemID: itemID, reason: reason)
+        }
+    }
+}
+
+extension ResolvedEntity: Equatable where Entity: Equatable {}
+
+extension Array {
+    /// Every entity, or an error naming the first that is missing (all-or-nothing).
+    public func requireAll<Entity: IndexedEntity>() throws(EntityResolutionError) -> [Entity]
+    where Element == ResolvedEntity<Entity> {
+        var result: [Entity] = []
+        result.reserveCapacity(count)
+        for resolved in self { result.append(try resolved.get()) }
+        return result
+    }
+}
+
+/// Why an identifier did not resolve.
+public enum MissingReason: Sendable, Hashable, CustomStringConvertible {
+    /// The app has no entity with this identifier (deleted, or never existed).
+    case notFound
+    /// The entity exists but the policy withholds it now.
+    case withheld(WithholdingReason)
+    /// The identifier names an entity of another type (its domain).
+    case otherType(String)
+    /// The identifier is of this type but does not parse as its `ID`.
+    case invalidIdentifier
+    /// The item identifier was not made by ``ItemID/entity(domain:identifier:)``.
+    case notAnEntity
+
+    public var description: String {
+        switch self {
+        case .notFound: "no such entity"
+        case .withheld(let reason): "withheld from search (\(reason))"
+        case .otherType(let domain): "it names a \(domain), not this type"
+        case .invalidIdentifier: "the identifier is not valid for this type"
+        case .notAnEntity: "it is not an entity identifier"
+        }
+    }
+}
+
+/// An identifier that did not resolve to an entity.
+public struct EntityResolutionError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var itemID: ItemID
+    public var reason: MissingReason
+
+    public init(itemID: ItemID, reason: MissingReason) {
+        self.itemID = itemID
+        self.reason = reason
+    }
+
+    public var description: String { "cannot resolve \(itemID): \(reason)" }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Where the user did something (App Intents' donation context): part of every donation, so
+/// an app can tell a manual log in the app from one in a widget.
+public struct DonationSurface: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    /// In the app's own screens.
+    public static let app: DonationSurface = "app"
+    /// From a search result.
+    public static let search: DonationSurface = "search"
+    /// From a suggestion.
+    public static let suggestion: DonationSurface = "suggestion"
+    /// From a widget.
+    public static let widget: DonationSurface = "widget"
+    /// From a shortcut or automation.
+    public static let shortcut: DonationSurface = "shortcut"
+    /// From a notification action.
+    public static let notification: DonationSurface = "notification"
+
+    public var description: String { rawValue }
+}
+
+/// "The user did intent X with entities Y, on surface S, at time T" (App Intents'
+/// `donate()`): feeds the ranking boost and the suggestions.
+public struct IntentDonation: Sendable, Hashable {
+    /// The intent's stable identifier (`"LogTriggerOccurrence"`).
+    public var intent: String
+    /// The entities the intent acted on.
+    public var entities: [EntityReference]
+    public var surface: DonationSurface
+    /// When it happened; nil for the index's clock.
+    public var date: Date?
+
+    public init(intent: String, entities: [EntityReference], surface: DonationSurface = .app, date: Date? = nil) {
+        self.intent = intent
+        self.entities = entities
+        self.surface = surface
+        self.date = date
+    }
+
+    /// A donation naming `entities`.
+    public init<Entity: IndexedEntity>(
+        intent: String, entities: [Entity], surface: DonationSurface = .app, date: Date? = nil
+    ) {
+        self.init(intent: intent, entities: entities.map(EntityReference.init), surface: surface, date: date)
+    }
+
+    /// The item identifiers of the entities.
+    public var itemIDs: [ItemID] { entities.map(\.itemID) }
+}
+
+/// Where an app sends its donations: the seam that lets an app's tests check that an action
+/// donated the matching intent (``MemoryDonationRecorder``).
+public protocol DonationRecorder: Sendable {
+    /// Records `donation`; returns how many of its entities were recorded (an entity that is
+    /// not indexed — private, deleted — is dropped).
+    @discardableResult
+    func donate(_ donation: IntentDonation) async throws -> Int
+}
+
+/// Donations into an index (``SearchIndex/donate(intent:itemIDs:surface:at:)``).
+public struct IndexDonationRecorder: DonationRecorder {
+    public let index: any SearchIndexing
+
+    public init(index: any SearchIndexing) {
+        self.index = index
+    }
+
+    /// Records `donation` in the index; a donation naming no entity does not call it.
+    @discardableResult
+    public func donate(_ donation: IntentDonation) async throws -> Int {
+        guard !donation.entities.isEmpty else { return 0 }
+        return try await index.donate(
+            intent: donation.intent, itemIDs: donation.itemIDs, surface: donation.surface.rawValue, at: donation.date)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// The URL routes of an app's entity types (App Intents' `URLRepresentableEntity` and
+/// `OpenIntent`): each type with a ``IndexedEntity/urlTemplate`` gets one; a URL parses back
+/// to the ``EntityReference`` (and so the ``ItemID``) it was made from.
+public struct RouteTable: Sendable {
+    struct Route: Sendable {
+        let domain: String
+        let typeName: String
+        let template: URLTemplate?
+        let isValidIdentifier: @Sendable (String) -> Bool
+    }
+
+    let routes: [Route]
+
+    /// The routes of `types`.
+    /// - Throws: ``RouteError`` when a template is invalid, two types share a domain
+    ///   identifier, or two share a template.
+    public init(_ types: [any IndexedEntity.Type]) throws(RouteError) {
+        var routes: [Route] = []
+        var domains = Set<String>()
+        var templates = Set<String>()
+        for type in types {
+            let domain = type.domainIdentifier
+            guard domains.insert(domain).inserted else { throw .duplicateDomain(domain) }
+            var template: URLTemplate?
+            if let raw = type.urlTemplate {
+                let parsed = try URLTemplate(raw)
+                guard templates.insert(parsed.prefix + "{id}" + parsed.suffix).inserted else {
+                    throw .duplicateTemplate(raw)
+                }
+                template = parsed
+            }
+            routes.append(
+                Route(
+                    domain: domain, typeName: type.typeDisplayName, template: template,
+                    isValidIdentifier: { type.isValidIdentifierString($0) }))
+        }
+        self.routes = routes
+    }
+
+    /// The domain identifiers of the registered types, in registration order.
+    public var domains: [String] { routes.map(\.domain) }
+
+    /// Whether `domain` is a registered type's domain identifier.
+    public func contains(domain: String) -> Bool { routes.contains { $0.domain == domain } }
+
+    /// The template of the type with this domain identifier, if it has one.
+    public func template(for domain: String) -> URLTemplate? {
+        routes.first { $0.domain == domain }?.template
+    }
+
+    /// The URL of the referenced entity, or nil when its type has no template or is not
+    /// registered.
+    public func url(for reference: EntityReference) -> String? {
+        template(for: reference.domain)?.url(for: reference.identifier)
+    }
+
+    /// The entity `url` names.
+    /// - Throws: ``RouteError/malformedURL(_:reason:)`` when it is not an absolute URL;
+    ///   ``RouteError/unknownRoute(_:known:)`` when no template matches it;
+    ///   ``RouteError/invalidIdentifier(url:segment:reason:)`` when one matches but the
+    ///   identifier segment is empty, badly escaped, or not an identifier of that type.
+    /// - Complexity: O(r · n) for r routes and a URL of length n.
+    public func reference(for url: String) throws(RouteError) -> EntityReference {
+        guard !url.isEmpty else { throw .malformedURL(url, reason: "the URL is empty") }
+        guard let parts = URLParts(url) else {
+            throw .malformedURL(url, reason: "it is not an absolute URL with a scheme and a host")
+        }
+        for route in routes {
+            guard let template = route.template, let identifier = try template.identifier(in: parts, url: url) else {
+                continue
+            }
+            guard route.isValidIdentifier(identifier) else {
+                throw .invalidIdentifier(
+                    url: url, segment: EntityEscaping.escape(identifier),
+                    reason: "not an identifier of \(route.typeName) (\(template.template))")
+            }
+            return EntityReference(domain: route.domain, identifier: identifier)
+        }
+        throw .unknownRoute(url, known: routes.compactMap { $0.template?.template })
+    }
+
+    /// The entity `url` names, as a `URL`. See ``reference(for:)-(String)``.
+    public func reference(for url: URL) throws(RouteError) -> EntityReference {
+        try reference(for: url.absoluteString)
+    }
+
+    /// The item identifier of the entity `url` names. See ``reference(for:)-(String)``.
+    public func itemID(for url: String) throws(RouteError) -> ItemID {
+        try reference(for: url).itemID
+    }
+}
+
+/// Why a URL route could not be built or followed.
+public enum RouteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// An entity type's ``IndexedEntity/urlTemplate`` is not a valid template.
+    case invalidTemplate(String, reason: String)
+    /// Two registered types have the same domain identifier.
+    case duplicateDomain(String)
+    /// Two registered types have the same URL template.
+    case duplicateTemplate(String)
+    /// The string is not an absolute URL.
+    case malformedURL(String, reason: String)
+    /// No registered template matches the URL; `known` lists them.
+    case unknownRoute(String, known: [String])
+    /// A template matches but the identifier segment is not one.
+    case invalidIdentifier(url: String, segment: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalidTemplate(let template, let reason): "invalid URL template \"\(template)\": \(reason)"
+        case .duplicateDomain(let domain): "two entity types have the domain identifier \"\(domain)\""
+        case .duplicateTemplate(let template): "two entity types have the URL template \"\(template)\""
+        case .malformedURL(let url, let reason): "malformed URL \"\(url)\": \(reason)"
+        case .unknownRoute(let url, let known):
+            "no route matches \"\(url)\"; known routes: \(known.isEmpty ? "none" : known.joined(separator: ", "))"
+        case .invalidIdentifier(let url, let segment, let reason):
+            "URL \"\(url)\" has an invalid identifier \"\(segment)\": \(reason)"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+extension SearchIndex: SearchIndexing {}
+
+extension SearchIndex.UpsertSummary {
+    /// A summary with these counts, for fakes of ``SearchIndexing`` in an app's tests.
+    public static func reporting(
+        indexed: Int, refusedPrivate: Int = 0, deletedBecausePrivate: Int = 0, expired: Int = 0
+    ) -> Self {
+        Self(indexed: indexed, refusedPrivate: refusedPrivate, deletedBecausePrivate: deletedBecausePrivate, expired: expired)
+    }
+}
+
+extension SearchIndex {
+    /// Indexes `entities` under `policy`: ``EntityIndex/indexEntities(_:)`` on an entity index
+    /// over this one that knows only their type.
+    /// - Complexity: as ``EntityIndex/indexEntities(_:)``.
+    @discardableResult
+    public nonisolated func indexEntities<Entity: IndexedEntity>(
+        _ entities: [Entity], policy: some PrivacyPolicy = .respectPrivacyFlag
+    ) async throws -> EntityIndexingSummary {
+        try await EntityIndex(index: self, policy: policy, entityTypes: [Entity.self]).indexEntities(entities)
+    }
+
+    /// Deletes the items of `entities`; returns how many were indexed.
+    @discardableResult
+    public func deleteEntities<Entity: IndexedEntity>(_ entities: [Entity]) throws -> Int {
+        guard !entities.isEmpty else { return 0 }
+        return try delete(ids: entities.map(\.itemID))
+    }
+}

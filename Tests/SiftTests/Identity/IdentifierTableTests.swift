@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import Sift
+
+@Suite("Identifier table and ItemID")
+struct IdentifierTableTests {
+    @Test("New ids get dense rows; a known id keeps its row")
+    func assignsDenseRows() throws {
+        var table = IdentifierTable()
+        let first = table.assign("a"), second = table.assign("b"), again = table.assign("a")
+        #expect(first.row == 0 && first.isNew)
+        #expect(second.row == 1 && second.isNew)
+        #expect(again.row == 0 && !again.isNew)
+        #expect(table.count == 2 && table.capacity == 2)
+        #expect(table.row(of: "b") == 1 && table.id(at: 1) == "b")
+        #expect(table.id(at: 2) == nil && table.id(at: -1) == nil)
+        try table.checkInvariants()
+    }
+
+    @Test("Freed rows are reused, lowest first, and capacity never shrinks")
+    func reusesLowestFreeRow() throws {
+        var table = IdentifierTable()
+        for id in ["a", "b", "c", "d"] { _ = table.assign(ItemID(id)) }
+        #expect(table.remove("c") == 2)
+        #expect(table.remove("a") == 0)
+        #expect(table.remove("a") == nil)
+        #expect(table.row(of: "a") == nil && table.id(at: 0) == nil)
+        try table.checkInvariants()
+        #expect(table.assign("e").row == 0)
+        #expect(table.assign("f").row == 2)
+        #expect(table.assign("g").row == 4)
+        #expect(table.capacity == 5 && table.count == 5)
+        try table.checkInvariants()
+    }
+
+    @Test("Removing everything forgets every row")
+    func removeAll() throws {
+        var table = IdentifierTable()
+        for i in 0..<10 { _ = table.assign(ItemID("id\(i)")) }
+        table.removeAll()
+        #expect(table.count == 0 && table.capacity == 0)
+        #expect(table.assign("x").row == 0)
+        try table.checkInvariants()
+    }
+
+    @Test("Random assign/remove sequences keep the two maps inverse")
+    func randomSequences() throws {
+        var rng = SeededGenerator(seed: 7)
+        var table = IdentifierTable()
+        var model: [ItemID: Int32] = [:]
+        for step in 0..<5_000 {
+            let id = ItemID("id\(rng.int(0..<300))")
+            if rng.chance(0.6) {
+                let (row, isNew) = table.assign(id)
+                #expect(isNew == (model[id] == nil))
+                if let known = model[id] { #expect(row == known) }
+                model[id] = row
+            } else {
+                #expect(table.remove(id) == model.removeValue(forKey: id))
+            }
+            if step % 500 == 0 { try table.checkInvariants() }
+        }
+        try table.checkInvariants()
+        #expect(table.count == model.count)
+        #expect(Set(table.ids) == Set(model.keys))
+        #expect(Set(model.values).count == model.count)
+        for (id, row) in model { #expect(table.row(of: id) == row && table.id(at: row) == id) }
+    }
+
+    @Test("ItemID orders by UTF-8 bytes and round-trips through JSON as a plain string")
+    func itemID() throws {
+        #expect(ItemID("B") < ItemID("a"))
+        #expect(ItemID("a") < ItemID("ab"))
+        #expect(ItemID("z") < ItemID("é"))
+        #expect(["b", "é", "a", "B"].map { ItemID($0) }.sorted().map(\.rawValue) == ["B", "a", "b", "é"])
+        let data = try JSONEncoder().encode([ItemID("recipe-42")])
+        #expect(String(decoding: data, as: UTF8.self) == #"["recipe-42"]"#)
+        #expect(try JSONDecoder().decode([ItemID].self, from: data) == ["recipe-42"])
+        #expect(ItemID("x").description == "x")
+    }
+}
