@@ -30,6 +30,10 @@ struct BenchOptions {
     var teacherPython: String?
     var fts5 = true
     var quick = false
+    /// Query modes to measure (all by default).
+    var modes: [String] = ["keyword", "semantic", "hybrid"]
+    /// Write the corpus (largest size) as JSONL in Sift's item format and exit.
+    var writeCorpus: String?
     /// Internal: run as the child that measures a cold open and its memory.
     var probeOpen: String?
 
@@ -61,8 +65,10 @@ struct BenchOptions {
           --teacher-python PATH  the Python of the teacher venv (default
                                  $SIFT_TRAIN_CACHE/venv or ~/.cache/sift-train/venv)
           --no-fts5              skip the SQLite FTS5 peer
+          --modes M,M,...        query modes to measure (default keyword,semantic,hybrid)
           --work-dir DIR         where the stores are built (default: a fresh temporary directory)
           --keep                 keep the work directory
+          --write-corpus FILE    write the corpus at the largest size as JSONL (Sift items) and exit
           --quick                a smoke run in seconds: sizes 200,1000, 100 queries, few texts
           -h, --help             this text
         """
@@ -114,9 +120,18 @@ struct BenchOptions {
             case "--no-teacher": o.teacher = false
             case "--teacher-python": o.teacherPython = try value(a)
             case "--no-fts5": o.fts5 = false
+            case "--modes":
+                let text = try value(a)
+                let modes = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                let known = ["keyword", "semantic", "hybrid"]
+                guard !modes.isEmpty, modes.allSatisfy(known.contains) else {
+                    throw UsageError(description: "--modes expects some of \(known.joined(separator: ",")), got '\(text)'")
+                }
+                o.modes = known.filter(modes.contains)
             case "--work-dir": o.workDirectory = try value(a)
             case "--keep": o.keepWorkDirectory = true
             case "--quick": o.quick = true
+            case "--write-corpus": o.writeCorpus = try value(a)
             case "--probe-open": o.probeOpen = try value(a)
             case "-h", "--help": throw UsageError(description: "")
             default: throw UsageError(description: "unknown option '\(a)'")

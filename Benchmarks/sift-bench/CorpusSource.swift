@@ -73,4 +73,18 @@ enum CorpusSource {
         guard !items.isEmpty else { throw BenchFailure("--corpus \(path): no items") }
         return .loaded(name: (path as NSString).lastPathComponent, items: items)
     }
+
+    /// `items` as JSONL in the item format of DESIGN.md (dates in ISO 8601).
+    static func jsonl(_ items: [SearchableItem]) -> String {
+        var out = ""
+        for item in items {
+            var fields: [(String, JSONValue)] = [("id", .string(item.id.rawValue)), ("domain", .string(item.domain)), ("title", .string(item.title)), ("content", .string(item.content))]
+            if !item.keywords.isEmpty { fields.append(("keywords", .array(item.keywords.map { .string($0) }))) }
+            if let date = item.date { fields.append(("date", .string(ISODate.string(date)))) }
+            if let hint = item.rankingHint { fields.append(("rankingHint", .integer(hint))) }
+            if let name = item.displayName { fields.append(("displayName", .string(name))) }
+            out += JSONValue.object(fields).serialized(pretty: false) + "\n"
+        }
+        return out
+    }
 }

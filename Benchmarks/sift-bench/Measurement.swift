@@ -39,11 +39,13 @@ struct LatencySummary {
 
 /// Progress on stderr, with the seconds since the run began.
 enum Progress {
-    nonisolated(unsafe) static var started = monotonicNanoseconds()
+    /// Set by `main` when the run starts.
+    nonisolated(unsafe) static var started: UInt64 = 0
 
     static func log(_ message: String) {
-        let seconds = Double(monotonicNanoseconds() &- started) / 1e9
-        FileHandle.standardError.write(Data(String(format: "[%7.1fs] ", seconds).utf8 + message.utf8 + [10]))
+        let start = started
+        let seconds = start == 0 ? 0 : Double(monotonicNanoseconds() &- start) / 1e9
+        FileHandle.standardError.write(Data((String(format: "[%7.1fs] ", seconds) + message + "\n").utf8))
     }
 }
 

@@ -1,6 +1,10 @@
 import Foundation
 import Sift
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Cold open and resident memory, measured in a fresh child process (`sift-bench --probe-open
 /// DIR`), so that neither the parent's heap nor its caches flatter the figures. The file pages of
 /// the store are in the OS page cache (the parent just wrote them): "cold" means a new process and
@@ -25,6 +29,14 @@ enum OpenProbe {
     static func runChild(directory: String, options: BenchOptions) async throws {
         let (embedder, _) = BenchModel.load(options.model)
         _ = embedder.map { $0.embed("warm the model up") }
+        // Open and drop an empty index first, so that code pages, SQLite and Foundation set-up
+        // are resident before the baseline and only the index's own memory is counted.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sift-bench-probe-\(getpid())", isDirectory: true)
+        do {
+            let empty = try SearchIndex(configuration: .init(directory: scratch, embedder: embedder))
+            _ = try await empty.search(SearchQuery("warm up", mode: embedder == nil ? .keyword : .hybrid))
+        }
+        try? FileManager.default.removeItem(at: scratch)
         let before = Machine.residentBytes() ?? 0
         let start = monotonicNanoseconds()
         let index = try SearchIndex(configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder))

@@ -40,11 +40,18 @@ indirect enum JSONValue {
             return out + "\""
         case .array(let values):
             if values.isEmpty { return "[]" }
+            if !pretty { return "[" + values.map { $0.serialized(pretty: false) }.joined(separator: ", ") + "]" }
             let pad = String(repeating: " ", count: indent + 2)
             let inner = values.map { pad + $0.serialized(indent: indent + 2, pretty: false) }
             return "[\n" + inner.joined(separator: ",\n") + "\n" + String(repeating: " ", count: indent) + "]"
         case .object(let pairs):
-            let body = pairs.map { "\(JSONValue.string($0.0).serialized()): \($0.1.serialized(indent: indent + 2, pretty: pretty))" }
+            // A pretty object lists its keys one a line and its arrays one element a line; the
+            // elements themselves (result rows) stay on one line each.
+            let body = pairs.map { key, value in
+                var childPretty = false
+                if pretty, case .array = value { childPretty = true }
+                return "\(JSONValue.string(key).serialized()): \(value.serialized(indent: indent + 2, pretty: childPretty))"
+            }
             if !pretty { return "{" + body.joined(separator: ", ") + "}" }
             let pad = String(repeating: " ", count: indent + 2)
             return "{\n" + body.map { pad + $0 }.joined(separator: ",\n") + "\n" + String(repeating: " ", count: indent) + "}"
@@ -172,7 +179,7 @@ enum TableFormat {
         return lines.map { line in
             line.enumerated().map { c, cell in
                 c == 0 ? String(repeating: " ", count: widths[c] - cell.count) + cell : cell + String(repeating: " ", count: widths[c] - cell.count)
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
         }.joined(separator: "\n")
     }
 

@@ -41,6 +41,7 @@ func writeFile(_ path: String, _ text: String) {
 
 do {
     let started = monotonicNanoseconds()
+    Progress.started = started
     let work = options.workDirectory ?? (FileManager.default.temporaryDirectory.path + "/sift-bench-\(getpid())")
     try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
     defer { if !options.keepWorkDirectory { try? FileManager.default.removeItem(atPath: work) } }
@@ -49,6 +50,11 @@ do {
     Progress.log("model: \(modelLabel)")
     let source: CorpusSource = try options.corpus.map(CorpusSource.load) ?? .synthetic(SyntheticCorpus(seed: options.seed))
     Progress.log("corpus: \(source.label)")
+    if let path = options.writeCorpus {
+        let n = source.sizes(requested: options.sizes, given: options.sizesGiven).max() ?? 0
+        writeFile(path, CorpusSource.jsonl(source.items(n)))
+        exit(0)
+    }
 
     var runner = BenchRunner(options: options, embedder: embedder, modelLabel: modelLabel, source: source, work: work)
     try await runner.run()

@@ -69,7 +69,7 @@ public enum SampleData {
                 category: "work", occurrences: [SampleDates.date("2026-06-05T16:10:00Z")]),
             Trigger(
                 id: 3, name: "Performance review with my manager",
-                details: "One-on-ones about missed targets. Heart pounding, jaw clenched, and afterwards the urge to stop at the bar on the way home.",
+                details: "One-on-one meetings about missed targets. Heart pounding, jaw clenched, and afterwards the urge to stop at the bar on the way home.",
                 category: "work", occurrences: [SampleDates.date("2026-05-28T15:00:00Z")]),
             Trigger(
                 id: 4, name: "Wine aisle at the grocery store",

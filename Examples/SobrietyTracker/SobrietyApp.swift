@@ -53,6 +53,7 @@ public struct SobrietyApp: Sendable {
     }
 
     /// Runs `intent`.
+    @discardableResult
     public func perform<Intent: SobrietyIntent>(_ intent: Intent) async throws -> Intent.Output {
         try await intent.perform(in: self)
     }
@@ -67,6 +68,7 @@ public struct SobrietyApp: Sendable {
     /// Rebuilds the index from the store: each type's domain replaced by its entities, under
     /// the privacy policy (run at first launch, after a restore, or when a Settings switch
     /// changes the policy).
+    @discardableResult
     public func indexEverything() async throws -> IndexingReport {
         IndexingReport(
             days: try await entities.reindex(StreakDay.self, with: store.allDays()),

@@ -121,18 +121,25 @@ enum Evaluation {
         return texts
     }
 
-    /// Texts per second embedding `texts` on the calling thread.
+    /// CPU time of the calling thread, in seconds (immune to other processes on a shared machine).
+    static func threadCPUTime() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+
+    /// Texts per second of thread CPU time embedding `texts` on the calling thread.
     static func speed(_ embedder: some Embedder, texts: [String], count: Int = 20000) -> Double {
         var out = [Float](repeating: 0, count: embedder.dimension)
         var sink: Float = 0
-        let start = Date()
+        let start = threadCPUTime()
         out.withUnsafeMutableBufferPointer { buf in
             for i in 0..<count {
                 embedder.embed(texts[i % texts.count], into: buf)
                 sink += buf[0]
             }
         }
-        let t = Date().timeIntervalSince(start)
+        let t = threadCPUTime() - start
         if sink.isNaN { log("nan") }
         return Double(count) / t
     }

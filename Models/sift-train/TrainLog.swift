@@ -11,7 +11,7 @@ final class TrainLog: @unchecked Sendable {
 
     func open(_ path: String, append: Bool) throws {
         if !append || !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
         }
         guard let h = FileHandle(forWritingAtPath: path) else {
             throw TrainError("cannot open log file \(path)")

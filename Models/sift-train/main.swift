@@ -153,7 +153,10 @@ func train(_ o: Options) throws {
     let known = Set(wordRows)
     var typos = TypoGenerator(random: SplitMix64(seed: seed))
     var typoCount = 0
-    for (i, w) in words.prefix(typoTop).enumerated() where w.utf8.count >= 4 {
+    // Typo'd copies of the most frequent words and of every extra (domain) word.
+    let baseWords = nW - extraWords.texts.count
+    for i in Array(0..<min(typoTop, baseWords)) + Array(baseWords..<nW) where words[i].utf8.count >= 4 {
+        let w = words[i]
         for _ in 0..<typoCopies {
             if let t = typos.typo(w), !known.contains(t), set.add(t, target: i, weight: typoWeight) { typoCount += 1 }
         }
@@ -183,7 +186,7 @@ func train(_ o: Options) throws {
     log(String(format: "wrote %@: %.1f MiB, fingerprint %@", out, Double(size) / 1048576, int8.fingerprint))
     let loaded = try HashedNGramEmbedder(contentsOf: URL(fileURLWithPath: out))
     try report(loaded, label: "int8 (written file)", options: o, full: true)
-    log("speed: \(Int(Evaluation.speed(loaded, texts: Evaluation.thirtyWordTexts(from: sentences)))) texts/s (30-word texts, one thread)")
+    log("speed: \(Int(Evaluation.speed(loaded, texts: Evaluation.thirtyWordTexts(from: sentences)))) texts/s per CPU-second (30-word texts, one thread)")
     log("total: \(elapsed(started))")
 }
 
@@ -205,7 +208,7 @@ func speed(_ o: Options) throws {
     for t in texts { e.featurizer.forEachFeature(in: t) { _, _, _ in features += 1 } }
     log("speed texts: \(texts.count) × 30 words, \(features / texts.count) features per text on average")
     for _ in 0..<3 {
-        log("speed: \(Int(Evaluation.speed(e, texts: texts, count: try o.int("count", 50000)))) texts/s (30-word texts, one thread)")
+        log("speed: \(Int(Evaluation.speed(e, texts: texts, count: try o.int("count", 50000)))) texts/s per CPU-second (30-word texts, one thread)")
     }
 }
 

@@ -195,23 +195,26 @@ public actor SearchIndex {
         guard !newItems.isEmpty else { return summary }
         let now = configuration.clock()
         var pending: [Pending] = []
-        var doomed: [ItemID] = []
+        // Deletes stay in sequence with the upserts, so the last version of an id wins; an id
+        // upserted earlier in this call or in the open batch counts as indexed.
+        var upserted = Set<ItemID>()
+        func isIndexed(_ id: ItemID) -> Bool { table.row(of: id) != nil || upserted.contains(id) || pendingContains(id) }
         for item in newItems {
             if !item.isIndexable {
                 summary.refusedPrivate += 1
-                if table.row(of: item.id) != nil || pendingContains(item.id) { doomed.append(item.id); summary.deletedBecausePrivate += 1 }
+                if isIndexed(item.id) { pending.append(.delete([item.id])); summary.deletedBecausePrivate += 1 }
                 continue
             }
             if item.isExpired(at: now) {
                 summary.expired += 1
-                if table.row(of: item.id) != nil { doomed.append(item.id) }
+                if isIndexed(item.id) { pending.append(.delete([item.id])) }
                 continue
             }
             let vector = configuration.embedder?.embed(item.embeddingText)
             pending.append(.upsert(StoredItem(item: item, vector: vector)))
+            upserted.insert(item.id)
             summary.indexed += 1
         }
-        if !doomed.isEmpty { pending.append(.delete(doomed)) }
         try commit(pending, operation: "upsert", count: newItems.count)
         return summary
     }
@@ -337,9 +340,11 @@ public actor SearchIndex {
         table.row(of: id).flatMap { items[Int($0)] }
     }
 
-    /// Every indexed item, ordered by id.
+    /// Every indexed item that has not expired (by the index's clock), ordered by id: the
+    /// export, which like search never shows an expired item, purged or not.
     public func allItems() -> [SearchableItem] {
-        items.compactMap { $0 }.sorted { $0.id < $1.id }
+        let now = configuration.clock()
+        return items.compactMap { $0 }.filter { !$0.isExpired(at: now) }.sorted { $0.id < $1.id }
     }
 
     /// Counts for `sift stats`.

@@ -92,7 +92,7 @@ struct ParsedArguments {
                 inline = String(arg[arg.index(after: eq)...])
             }
             guard let option = byName[name] else { throw UsageError("unknown option \(name) for 'sift \(spec.name)'") }
-            let key = option.names.last!
+            let key = option.names.first { $0.hasPrefix("--") } ?? option.names.last!
             if option.value != nil {
                 let v: String
                 if let inline { v = inline } else {

@@ -15,6 +15,9 @@ enum EvalCommand: Command {
             OptionSpec(names: ["--as-you-type"], value: "N", help: "instead: for N documents (fixed seed) query the first three title words, the third cut to 4 letters, and report the share found in the top 3"),
             OptionSpec(names: ["--seed"], value: "N", help: "seed for --as-you-type (default 42)"),
             OptionSpec(names: ["--similarity"], value: "FILE", help: "TSV with sentence1/sentence2 (or word1/word2) and score (or relatedness)"),
+            OptionSpec(names: ["--bm25"], value: "K1,B,WT,WK,WC", help: "BM25F parameters to try: k1, b, and the title, keywords and content weights"),
+            OptionSpec(names: ["--fusion"], value: "METHOD", help: "hybrid fusion to try: linear:ALPHA or rrf:K"),
+            OptionSpec(names: ["--candidates"], value: "N", help: "semantic candidates joining the keyword matches (default 100)"),
         ],
         positionals: 0...0)
 
@@ -33,7 +36,24 @@ enum EvalCommand: Command {
         do { dataset = try BEIRDataset(directory: URL(fileURLWithPath: dir), split: a.value("--split") ?? "test") }
         catch { throw CommandFailure("\(error)") }
         let embedder = mode == .keyword ? nil : try context.embedder(required: true)
-        let evaluation = RetrievalEvaluation(mode: mode, embedder: embedder)
+        var bm25 = BM25Parameters.default
+        if let text = a.value("--bm25") {
+            let v = text.split(separator: ",").compactMap { Float($0) }
+            guard v.count == 5 else { throw UsageError("--bm25 expects five numbers K1,B,WT,WK,WC, got \"\(text)\"") }
+            bm25 = BM25Parameters(k1: v[0], weights: [v[2], v[3], v[4]], b: [v[1], v[1], v[1]])
+        }
+        var fusion = FusionParameters.default
+        if let text = a.value("--fusion") {
+            let parts = text.split(separator: ":")
+            guard parts.count == 2, let x = Float(parts[1]) else { throw UsageError("--fusion expects linear:ALPHA or rrf:K, got \"\(text)\"") }
+            switch parts[0] {
+            case "linear": fusion.method = .linear(alpha: x)
+            case "rrf": fusion.method = .reciprocalRank(k: x)
+            default: throw UsageError("--fusion expects linear:ALPHA or rrf:K, got \"\(text)\"")
+            }
+        }
+        fusion.semanticCandidates = try a.int("--candidates", default: fusion.semanticCandidates, range: 1...100_000)
+        let evaluation = RetrievalEvaluation(mode: mode, embedder: embedder, bm25: bm25, fusion: fusion)
 
         if a.value("--as-you-type") != nil {
             let n = try a.int("--as-you-type", default: 500, range: 1...1_000_000)

@@ -177,7 +177,8 @@ public enum EntityIndexError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String {
         switch self {
         case .unregisteredType(let domain, let registered):
-            "entity type \"\(domain)\" is not registered with this EntityIndex (registered: \(registered.isEmpty ? "none" : registered.joined(separator: ", "))); pass it in entityTypes"
+            "entity type \"\(domain)\" is not registered with this EntityIndex (registered: "
+                + (registered.isEmpty ? "none" : registered.joined(separator: ", ")) + "); pass it in entityTypes"
         case .emptyIdentifier(let domain):
             "an entity of type \"\(domain)\" has an empty identifier; entity ids must be non-empty to be resolved back"
         }

@@ -62,11 +62,17 @@ public struct FlagPrivacyPolicy: PrivacyPolicy, Hashable {
 
 extension PrivacyPolicy where Self == FlagPrivacyPolicy {
     /// Index everything (except what hides itself from search).
-    public static var alwaysAllow: FlagPrivacyPolicy { FlagPrivacyPolicy(withholdsPrivate: false, withholdsArchived: false) }
+    public static var alwaysAllow: FlagPrivacyPolicy {
+        FlagPrivacyPolicy(withholdsPrivate: false, withholdsArchived: false)
+    }
     /// Withhold private entities.
-    public static var respectPrivacyFlag: FlagPrivacyPolicy { FlagPrivacyPolicy(withholdsPrivate: true, withholdsArchived: false) }
+    public static var respectPrivacyFlag: FlagPrivacyPolicy {
+        FlagPrivacyPolicy(withholdsPrivate: true, withholdsArchived: false)
+    }
     /// Withhold private and archived entities.
-    public static var respectPrivacyAndArchive: FlagPrivacyPolicy { FlagPrivacyPolicy(withholdsPrivate: true, withholdsArchived: true) }
+    public static var respectPrivacyAndArchive: FlagPrivacyPolicy {
+        FlagPrivacyPolicy(withholdsPrivate: true, withholdsArchived: true)
+    }
 }
 
 extension IndexedEntity {

@@ -57,13 +57,18 @@ public struct RouteTable: Sendable {
     }
 
     /// The entity `url` names.
-    /// - Throws: ``RouteError/malformedURL(_:reason:)`` when it is not an absolute URL;
+    /// - Throws: ``RouteError/malformedURL(_:reason:)`` when it is not an absolute URL or has a
+    ///   malformed percent-escape;
     ///   ``RouteError/unknownRoute(_:known:)`` when no template matches it;
     ///   ``RouteError/invalidIdentifier(url:segment:reason:)`` when one matches but the
     ///   identifier segment is empty, badly escaped, or not an identifier of that type.
     /// - Complexity: O(r · n) for r routes and a URL of length n.
     public func reference(for url: String) throws(RouteError) -> EntityReference {
         guard !url.isEmpty else { throw .malformedURL(url, reason: "the URL is empty") }
+        guard EntityEscaping.unescape(url) != nil else {
+            throw .malformedURL(
+                url, reason: "it has a malformed percent-escape (a % must be followed by two hex digits, and the bytes must be UTF-8)")
+        }
         guard let parts = URLParts(url) else {
             throw .malformedURL(url, reason: "it is not an absolute URL with a scheme and a host")
         }

@@ -169,9 +169,14 @@ public enum ISODate {
         let dateOnly = ISO8601DateFormatter()
         dateOnly.formatOptions = [.withFullDate, .withDashSeparatorInDate]
         if s.utf8.count == 10, let d = dateOnly.date(from: s) { return d }
-        let minutes = ISO8601DateFormatter()
-        minutes.formatOptions = [.withFullDate, .withDashSeparatorInDate, .withTime, .withColonSeparatorInTime, .withTimeZone]
-        if let d = minutes.date(from: s) { return d }
+        // HH:MM without seconds: Foundation's formatter insists on seconds, so supply ":00".
+        let utf8 = Array(s.utf8)
+        if utf8.count >= 17, utf8[10] == UInt8(ascii: "T"), utf8[13] == UInt8(ascii: ":"),
+            [UInt8(ascii: "Z"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(utf8[16])
+        {
+            let withSeconds = String(decoding: utf8[..<16] + Array(":00".utf8) + utf8[16...], as: UTF8.self)
+            if let d = plain.date(from: withSeconds) { return d }
+        }
         return nil
     }
 

@@ -32,13 +32,28 @@ final class SQLiteDatabase {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
 
-    init(path: String, readOnly: Bool = false) throws(StoreError) {
+    /// Opens `path`; `immutable` (read-only only) tells SQLite that nothing can change the file,
+    /// so it reads a WAL database without its -shm file (on a read-only file system).
+    init(path: String, readOnly: Bool = false, immutable: Bool = false) throws(StoreError) {
         self.path = path
         var db: OpaquePointer?
-        let flags = readOnly
+        var flags = readOnly
             ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
             : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        var name = path
+        if immutable && readOnly {
+            flags |= SQLITE_OPEN_URI
+            var escaped: [UInt8] = []
+            for c in path.utf8 {
+                if c == UInt8(ascii: "%") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#") {
+                    escaped += Array(String(format: "%%%02X", c).utf8)
+                } else {
+                    escaped.append(c)
+                }
+            }
+            name = "file:\(String(decoding: escaped, as: UTF8.self))?immutable=1"
+        }
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         if rc != SQLITE_OK {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
             sqlite3_close_v2(db)

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// What the store keeps for one item: the item and, when a model is in use, its vector.
@@ -70,13 +71,20 @@ final class Store {
         } else if readOnly {
             throw StoreError(code: -1, message: "an in-memory index cannot be opened read-only", path: path)
         }
-        database = try SQLiteDatabase(path: path, readOnly: readOnly)
+        // A read-only file system cannot hold the WAL index (-shm) that even readers need;
+        // nothing can change the file there, so it is opened as immutable.
+        let immutable = readOnly && directory.map(Self.isOnReadOnlyFileSystem) == true
+        do {
+            database = try SQLiteDatabase(path: path, readOnly: readOnly, immutable: immutable)
+        } catch {
+            throw Self.diagnose(error, directory: directory)
+        }
         do {
             if !readOnly { try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA secure_delete=ON;") }
             try migrate(readOnly: readOnly)
             try checkScheme()
         } catch let error as StoreError {
-            throw error
+            throw Self.diagnose(error, directory: directory)
         } catch {
             throw StoreError(code: -1, message: "\(error)", path: path)
         }
@@ -111,6 +119,29 @@ final class Store {
             }
             try database.execute("PRAGMA user_version = \(Store.schemaVersion)")
         }
+    }
+
+    static func isOnReadOnlyFileSystem(_ directory: URL) -> Bool {
+        var info = statvfs()
+        return statvfs(directory.path, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
+    }
+
+    /// Adds the cause SQLite leaves out when it cannot open or write the file ("unable to open
+    /// database file"): a read-only file system or a missing permission.
+    static func diagnose(_ error: StoreError, directory: URL?) -> StoreError {
+        guard let directory, [SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM].contains(error.code & 0xFF) else { return error }
+        let file = directory.appendingPathComponent(fileName).path
+        let cause: String
+        if isOnReadOnlyFileSystem(directory) {
+            cause = "the index directory \(directory.path) is on a read-only file system, and Sift writes its journal (WAL) beside the index even to read it; remount it read-write or open the index read-only"
+        } else if access(directory.path, W_OK) != 0 {
+            cause = "no permission to write in the index directory \(directory.path) (\(String(cString: strerror(errno)))), where Sift keeps its journal (WAL)"
+        } else if FileManager.default.fileExists(atPath: file), access(file, R_OK | W_OK) != 0 {
+            cause = "no permission to read and write the index file (\(String(cString: strerror(errno))))"
+        } else {
+            return error
+        }
+        return StoreError(code: error.code, message: "\(cause) [SQLite: \(error.message)]", statement: error.statement, path: error.path)
     }
 
     /// Refuses a store sealed with another scheme or another key.

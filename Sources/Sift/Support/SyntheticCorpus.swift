@@ -164,7 +164,8 @@ public struct SyntheticCorpus: Sendable {
     // MARK: Sampling
 
     private func anyWord(_ rng: inout Generator) -> String {
-        vocabulary[Self.sample(cumulative, rng.unit())]
+        let word = vocabulary[Self.sample(cumulative, rng.unit())]
+        return word.hasPrefix("i") && (word == "i" || word.hasPrefix("i'")) ? "I" + word.dropFirst() : word
     }
 
     private func contentWord(_ rng: inout Generator) -> String {
@@ -203,14 +204,16 @@ public struct SyntheticCorpus: Sendable {
     private static let nuclei = ["a", "e", "i", "o", "u", "ai", "ea", "oo", "ou", "y"]
     private static let codas = ["", "", "", "n", "r", "l", "s", "t", "m", "nd", "rt", "st", "ck", "x"]
 
-    /// A pronounceable word of two or three syllables.
+    /// A pronounceable word of two syllables (three for one in four); only the last syllable
+    /// takes a consonant cluster at its end.
     private static func pseudoWord(_ rng: inout Generator) -> String {
-        let syllables = rng.next() % 3 == 0 ? 3 : 2
+        let syllables = rng.next() % 4 == 0 ? 3 : 2
         var word = ""
-        for _ in 0..<syllables {
+        for s in 0..<syllables {
             word += onsets[Int(rng.next() % UInt64(onsets.count))]
             word += nuclei[Int(rng.next() % UInt64(nuclei.count))]
-            word += codas[Int(rng.next() % UInt64(codas.count))]
+            let coda = codas[Int(rng.next() % UInt64(codas.count))]
+            word += s == syllables - 1 || coda.count < 2 ? coda : String(coda.prefix(1))
         }
         return word
     }

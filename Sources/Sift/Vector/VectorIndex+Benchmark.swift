@@ -1,17 +1,23 @@
 /// What `sift-bench` needs to compare the vector scan with the memory-bandwidth bound of its
-/// matrix: the size of the row buffer and one read of all of it. Package-internal: not API.
+/// matrix: the size of the row buffer and one read of all or part of it. Package-internal: not API.
 extension VectorIndex {
     /// Bytes of the row buffer (capacity × dimension × 4), free rows included: what one scan reads.
     package var matrixByteCount: Int { capacity * dimension * MemoryLayout<Float>.stride }
 
-    /// Reads the whole row buffer once — the BLAS dot product of the buffer with itself, which
-    /// streams every byte once and does two flops per float, as the scan does — and returns the
-    /// sum of squares (so that the read cannot be optimised away).
-    /// - Complexity: O(capacity · dimension); memory-bandwidth bound.
-    package func streamMatrixOnce() -> Float {
-        matrix.withUnsafeBufferPointer { m in
-            guard let base = m.baseAddress, !m.isEmpty else { return 0 }
-            return LinearAlgebra.dot(base, base, count: m.count)
+    /// Reads rows `rows` of the buffer once — the BLAS dot product of that part of the buffer with
+    /// itself, which streams every byte once at two flops per float, as the scan does — and
+    /// returns the sum of squares (so that the read cannot be optimised away). Callers split the
+    /// rows between threads to measure the bandwidth of several cores.
+    /// - Complexity: O(rows.count · dimension); memory-bandwidth bound.
+    package func streamRows(_ rows: Range<Int>) -> Float {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= capacity, "rows \(rows) outside 0..<\(capacity)")
+        guard !rows.isEmpty else { return 0 }
+        return matrix.withUnsafeBufferPointer { m in
+            let base = m.baseAddress! + rows.lowerBound * dimension
+            return LinearAlgebra.dot(base, base, count: rows.count * dimension)
         }
     }
+
+    /// Reads the whole buffer once on the calling thread (``streamRows(_:)`` of every row).
+    package func streamMatrixOnce() -> Float { streamRows(0..<capacity) }
 }

@@ -45,6 +45,18 @@ struct ModelFileTests {
         }
     }
 
+    @Test("Golden vectors: an independent implementation of the spec gives the same components",
+          arguments: [("machine learning", [-0.031005, 0.198955, -0.138008, 0.077574, -0.139485, 0.207306] as [Float]),
+                      ("The quick brown fox", [0.01693, -0.139159, -0.180001, 0.360434, -0.00095, 0.194331])])
+    func goldenVectors(text: String, expected: [Float]) {
+        // Values from a separate Python implementation of Models/MODEL.md (FNV-1a 64, Fibonacci
+        // bucketing, 3-5-grams of <word>, int8 rows with max|w|/127 scales) on the same seeded table.
+        let v = tinyModel(quantized: true).embed(text)
+        for (j, e) in expected.enumerated() {
+            #expect(abs(v[j] - e) < 2e-5, "component \(j): \(v[j]) vs \(e)")
+        }
+    }
+
     @Test("A written model loads back with the same vectors and fingerprint")
     func roundTrip() throws {
         let model = tinyModel(quantized: true)

@@ -46,10 +46,11 @@ private struct TrialOutcome: CustomStringConvertible {
 /// commits batches; every reopened store must be sound and hold exactly the committed batches.
 @Suite("Crash safety: sift index killed with SIGKILL", .serialized)
 struct CrashTests {
-    /// Trials: 10 in `swift test`, `SIFT_CRASH_TRIALS` (≥ 50 in `make test-crash`).
+    /// Trials, items and batch size: 10 × 3,000 items in batches of 100 in `swift test`;
+    /// `make test-crash` sets 50 × 20,000 in batches of 500 through the environment.
     static let trials = Reliability.count("SIFT_CRASH_TRIALS", default: 10)
-    static let items = Reliability.count("SIFT_CRASH_ITEMS", default: 20_000)
-    static let batchSize = 500
+    static let items = Reliability.count("SIFT_CRASH_ITEMS", default: 3_000)
+    static let batchSize = Reliability.count("SIFT_CRASH_BATCH_SIZE", default: 100)
 
     @Test("After every kill the store is sound and holds exactly the batches committed before it")
     func killedAtRandomMoments() async throws {

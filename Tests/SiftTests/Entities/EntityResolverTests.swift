@@ -1,0 +1,95 @@
+import Foundation
+import Sift
+import Testing
+
+extension Entities {
+    @Suite("Resolving entities")
+    struct EntityResolverTests {
+        let notes = Fixtures.notes
+
+        func resolver() throws -> (EntityResolver<NoteSource>, RecordingSearchIndex, SearchIndex) {
+            let (spy, index) = try Fixtures.spyIndex()
+            let entities = try Fixtures.entityIndex(spy)
+            return (EntityResolver(source: NoteSource(notes: notes), index: entities), spy, index)
+        }
+
+        @Test("Identifiers resolve in the order given; a missing one is reported, never replaced by a neighbour")
+        func orderAndFailingClosed() async throws {
+            let (resolver, _, _) = try resolver()
+            let resolved = try await resolver.entities(for: ["n2", "gone", "n1", "n2"])
+            #expect(resolved == [.found(notes[1]), .missing("note/gone", .notFound), .found(notes[0]), .found(notes[1])])
+        }
+
+        @Test("An entity the policy now withholds resolves as missing, with the reason")
+        func withheldResolvesAsMissing() async throws {
+            let (resolver, _, _) = try resolver()
+            let resolved = try await resolver.entities(for: ["n3", "n4", "n5"])
+            #expect(resolved == [
+                .missing("note/n3", .withheld(.markedPrivate)), .missing("note/n4", .withheld(.hiddenFromSearch)),
+                .missing("note/n5", .withheld(.archived)),
+            ])
+        }
+
+        @Test("Item identifiers of another type or of no entity are reported as such")
+        func foreignItemIdentifiers() async throws {
+            let (resolver, _, _) = try resolver()
+            let resolved = try await resolver.entities(for: ["recipe/1", "note/n1", "plain-id", "note/gone"] as [ItemID])
+            #expect(resolved == [
+                .missing("recipe/1", .otherType("recipe")), .found(notes[0]), .missing("plain-id", .notAnEntity),
+                .missing("note/gone", .notFound),
+            ])
+        }
+
+        @Test("requireAll returns every entity or names the first that is missing")
+        func requireAll() async throws {
+            let (resolver, _, _) = try resolver()
+            #expect(try await resolver.entities(for: ["n1", "n2"]).requireAll() == [notes[0], notes[1]])
+            #expect(throws: EntityResolutionError(itemID: "note/zz", reason: .notFound)) {
+                try [ResolvedEntity.found(notes[0]), .missing("note/zz", .notFound)].requireAll()
+            }
+        }
+
+        @Test("Suggested entities come from the donation log, best first, only of this type and only if they still exist")
+        func suggestedEntities() async throws {
+            let source = NoteSource(notes: Array(notes.prefix(2)) + [Note(id: "n6", title: "Gratitude", body: "Three good things.")])
+            let (spy, _) = try Fixtures.spyIndex()
+            let entities = try Fixtures.entityIndex(spy)
+            let resolver = EntityResolver(source: source, index: entities)
+            try await entities.indexEntities(source.notes)
+            try await entities.indexEntities([Recipe(id: 1, name: "Soup", method: "Boil.")])
+            let recorder = entities.donationRecorder
+            try await recorder.donate(IntentDonation(intent: "Open", entities: [source.notes[2]], date: Fixtures.now))
+            try await recorder.donate(IntentDonation(intent: "Open", entities: [source.notes[1]], date: Fixtures.now))
+            try await recorder.donate(IntentDonation(intent: "Edit", entities: [source.notes[1]], date: Fixtures.now))
+            try await recorder.donate(IntentDonation(intent: "Cook", entities: [Recipe(id: 1, name: "", method: "")], date: Fixtures.now))
+            try await recorder.donate(IntentDonation(intent: "Cook", entities: [Recipe(id: 1, name: "", method: "")], date: Fixtures.now))
+            try await recorder.donate(IntentDonation(intent: "Cook", entities: [Recipe(id: 1, name: "", method: "")], date: Fixtures.now))
+
+            #expect(try await resolver.suggestedEntities().map(\.id) == ["n2", "n6"])
+            #expect(try await resolver.suggestedEntities(limit: 1).map(\.id) == ["n2"])
+
+            // The app deleted n2 but its item lingers: it is not suggested.
+            let without = EntityResolver(source: NoteSource(notes: [source.notes[2]]), index: entities)
+            #expect(try await without.suggestedEntities().map(\.id) == ["n6"])
+        }
+
+        @Test("A URL resolves to its entity; a reference of another type is refused")
+        func entityForURLAndReference() async throws {
+            struct Recipes: EntitySource {
+                func entities(for identifiers: [Int]) async -> [Recipe] {
+                    identifiers.filter { $0 < 10 }.map { Recipe(id: $0, name: "Recipe \($0)", method: "") }
+                }
+            }
+            let (spy, _) = try Fixtures.spyIndex()
+            let resolver = EntityResolver(source: Recipes(), index: try Fixtures.entityIndex(spy))
+            #expect(try await resolver.entity(forURL: "https://example.app/recipes/7").id == 7)
+            await #expect(throws: EntityResolutionError(itemID: "recipe/12", reason: .notFound)) {
+                try await resolver.entity(forURL: "https://example.app/recipes/12")
+            }
+            await #expect(throws: EntityResolutionError(itemID: "note/n1", reason: .otherType("note"))) {
+                try await resolver.entity(for: EntityReference(domain: "note", identifier: "n1"))
+            }
+            await #expect(throws: RouteError.self) { try await resolver.entity(forURL: "https://example.app/notes/n1") }
+        }
+    }
+}
