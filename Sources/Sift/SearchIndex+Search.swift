@@ -30,7 +30,10 @@ extension SearchIndex {
 
         var mode = query.mode
         if mode != .keyword && (configuration.embedder == nil || vectors == nil) {
-            if mode == .semantic { throw IndexError.noModel("no model is loaded for this index") }
+            if mode == .semantic {
+                configuration.logger.log(LogRecord(operation: "search.semantic", index: name, itemCount: 0, duration: Date().timeIntervalSince(started), outcome: "failed: no model"))
+                throw IndexError.noModel("no model is loaded for this index")
+            }
             mode = .keyword
             report.filters.append("no embedding model: hybrid falls back to keyword")
         }

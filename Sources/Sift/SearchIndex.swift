@@ -85,8 +85,19 @@ public actor SearchIndex {
 
     /// Opens (creating if needed) the index in `configuration.directory` and rebuilds the
     /// in-memory structures from the store. Re-embeds every item when the model changed.
+    /// A failure to open is logged too.
     /// - Complexity: O(n) in the stored items.
     public init(configuration: Configuration) throws {
+        let started = Date()
+        do {
+            try self.init(opening: configuration)
+        } catch {
+            configuration.logger.log(LogRecord(operation: "open", index: configuration.directory?.lastPathComponent ?? ":memory:", itemCount: 0, duration: Date().timeIntervalSince(started), outcome: "failed: \(Self.describe(error))"))
+            throw error
+        }
+    }
+
+    private init(opening configuration: Configuration) throws {
         self.configuration = configuration
         self.name = configuration.directory?.lastPathComponent ?? ":memory:"
         let started = Date()
@@ -160,7 +171,10 @@ public actor SearchIndex {
 
     /// Commits `pending` (or queues it when a batch is open).
     private func commit(_ pending: [Pending], operation: String, count: Int, meta: [String: String] = [:]) throws {
-        guard !pending.isEmpty || !meta.isEmpty else { return }
+        guard !pending.isEmpty || !meta.isEmpty else {
+            if batch == nil { configuration.logger.log(LogRecord(operation: operation, index: name, itemCount: count, duration: 0, outcome: "ok, nothing to store")) }
+            return
+        }
         if batch != nil {
             batchItems.append(contentsOf: pending)
             return
@@ -272,6 +286,7 @@ public actor SearchIndex {
         if let expectedClientState {
             let current = try store.meta(Self.clientStateKey)
             guard current == expectedClientState else {
+                configuration.logger.log(LogRecord(operation: "batch", index: name, itemCount: pending.count, duration: 0, outcome: "failed: client state mismatch"))
                 throw IndexError.clientStateMismatch(expected: expectedClientState, found: current)
             }
         }
@@ -363,15 +378,21 @@ public actor SearchIndex {
     }
 
     public func statistics() throws -> Statistics {
+        // Expired items not yet purged are not counted: they are gone for every reader.
+        let now = configuration.clock()
         var domains: [String: Int] = [:]
-        for item in items.compactMap({ $0 }) { domains[item.domain, default: 0] += 1 }
+        var live = 0
+        for case let item? in items where !item.isExpired(at: now) {
+            domains[item.domain, default: 0] += 1
+            live += 1
+        }
         let k = keyword.statistics
         var bytes = 0
         if let dir = configuration.directory, let files = try? FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: [.fileSizeKey]) {
             for f in files { bytes += (try? f.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0 }
         }
         return Statistics(
-            items: table.count, domains: domains, terms: k.terms, postings: k.postings,
+            items: live, domains: domains, terms: k.terms, postings: k.postings,
             vectors: vectors?.count ?? 0, dimension: vectors?.dimension,
             donations: donationLog.values.reduce(0) { $0 + $1.count },
             model: configuration.embedder?.fingerprint, lastClientState: try lastClientState(),

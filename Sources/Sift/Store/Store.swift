@@ -276,7 +276,11 @@ final class Store {
         case .donate(let donations):
             for d in donations {
                 let key = codec.lookupKey(d.itemID.rawValue)
-                try database.query("INSERT INTO donations(item_key, payload) VALUES(?, ?)", [.blob(key), .blob(try codec.seal(d.encoded(), context: key))])
+                // Only for an item stored at this point of the transaction: a donation made in a
+                // batch after its item was deleted there must not outlive it.
+                try database.query(
+                    "INSERT INTO donations(item_key, payload) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM items WHERE key = ?)",
+                    [.blob(key), .blob(try codec.seal(d.encoded(), context: key)), .blob(key)])
             }
         }
     }
