@@ -29,3 +29,26 @@ quality: build
 
 clean:
 	rm -rf .build
+
+# Reliability (Documentation/Guarantees.md).
+.PHONY: test-crash fuzz test-sanitize test-faults
+
+# 50 trials: sift index over 20,000 items, killed with SIGKILL at random moments (fixed seed).
+test-crash: deps
+	SIFT_CRASH_TRIALS=50 SIFT_CRASH_ITEMS=20000 SIFT_CRASH_BATCH_SIZE=500 $(SWIFT) test --filter CrashTests
+
+# 100,000 generated and mutated inputs per target (over 300,000 in all), then the libFuzzer targets.
+fuzz: deps
+	SIFT_FUZZ_ITERATIONS=100000 $(SWIFT) test --filter FuzzTests
+	Tests/Fuzz/run.sh
+
+# The whole test suite under ThreadSanitizer, then AddressSanitizer (leaks inside the toolchain's
+# own libraries suppressed, see the file), each in its own build.
+test-sanitize: deps
+	OPENBLAS_NUM_THREADS=1 $(SWIFT) test --sanitize=thread --scratch-path .build/sanitize-thread
+	OPENBLAS_NUM_THREADS=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp \
+		$(SWIFT) test --sanitize=address --scratch-path .build/sanitize-address
+
+# A full and a read-only file system on tmpfs (as root), and permissions as an unprivileged user.
+test-faults: deps
+	SWIFT=$(SWIFT) Tests/Faults/run.sh

@@ -16,6 +16,8 @@ struct BenchOptions {
     var sizesGiven = false
     var corpus: String?
     var queries = 1_000
+    /// Seconds of timed queries per mode and size before the rest are skipped (≥ 100 always run).
+    var queryBudgetSeconds = 45.0
     var seed: UInt64 = 20_261_202
     var batch = 1_000
     var embedTexts = 20_000
@@ -29,6 +31,8 @@ struct BenchOptions {
     var teacher = true
     var teacherPython: String?
     var fts5 = true
+    /// Also measure semantic and hybrid with the int8 quantized scan.
+    var int8 = true
     var quick = false
     /// Query modes to measure (all by default).
     var modes: [String] = ["keyword", "semantic", "hybrid"]
@@ -51,6 +55,8 @@ struct BenchOptions {
                                  instead of the synthetic corpus; N = its size, or each --sizes
                                  value up to it
           --queries N            queries per mode and size (default 1000)
+          --query-budget S       stop a mode after S seconds of queries at one size, keeping at
+                                 least 100 (default 45; the row says how many ran)
           --seed N               seed of the corpus and the queries (default 20261202)
           --batch N              items per upsert / per FTS5 transaction (default 1000)
           --embed-texts N        30-word texts for the embedding figure (default 20000)
@@ -65,6 +71,7 @@ struct BenchOptions {
           --teacher-python PATH  the Python of the teacher venv (default
                                  $SIFT_TRAIN_CACHE/venv or ~/.cache/sift-train/venv)
           --no-fts5              skip the SQLite FTS5 peer
+          --no-int8              skip semantic and hybrid with the int8 quantized scan
           --modes M,M,...        query modes to measure (default keyword,semantic,hybrid)
           --work-dir DIR         where the stores are built (default: a fresh temporary directory)
           --keep                 keep the work directory
@@ -107,6 +114,7 @@ struct BenchOptions {
                 quickSizes = false
             case "--corpus": o.corpus = try value(a)
             case "--queries": o.queries = try integer(a); quickQueries = false
+            case "--query-budget": o.queryBudgetSeconds = Double(try integer(a))
             case "--seed": o.seed = UInt64(try integer(a, min: 0))
             case "--batch": o.batch = try integer(a)
             case "--embed-texts": o.embedTexts = try integer(a); quickTexts = false
@@ -120,6 +128,7 @@ struct BenchOptions {
             case "--no-teacher": o.teacher = false
             case "--teacher-python": o.teacherPython = try value(a)
             case "--no-fts5": o.fts5 = false
+            case "--no-int8": o.int8 = false
             case "--modes":
                 let text = try value(a)
                 let modes = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -112,4 +112,21 @@ enum Machine {
         #endif
         return Bundle.main.executablePath ?? CommandLine.arguments[0]
     }
+
+    /// The source revision this binary was built from (`git describe` of the checkout around
+    /// this file, "+dirty" with uncommitted changes), or "unknown" outside a checkout.
+    static func sourceRevision() -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "-C", root, "describe", "--always", "--dirty=+dirty"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "unknown" }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return process.terminationStatus == 0 && !text.isEmpty ? text : "unknown"
+    }
 }

@@ -164,11 +164,20 @@ enum TableFormat {
                 }
                 if let peer = r.number("peer_p50_ms") {
                     peerFigure = "p50 \(milliseconds(peer)) p95 \(milliseconds(r.number("peer_p95_ms"))) ms"
-                } else if let note = r.string("peer_note") {
+                } else if let note = r.string("peer_note"), !note.hasPrefix("stopped") {
                     peerFigure = note
                 }
+                if let int8 = r.number("int8_p50_ms") {
+                    sift += "; int8 scan p50 \(milliseconds(int8)) p95 \(milliseconds(r.number("int8_p95_ms")))"
+                }
+                var budgetNotes: [String] = []
+                if r.string("note")?.hasPrefix("stopped") == true, let q = r.number("queries") { budgetNotes.append("\(Int(q)) queries (budget)") }
+                if r.string("int8_note") != nil, let q = r.number("int8_queries") { budgetNotes.append("int8: \(Int(q)) queries (budget)") }
+                if r.string("peer_note")?.hasPrefix("stopped") == true, let q = r.number("peer_queries") { budgetNotes.append("FTS5: \(Int(q)) queries (budget)") }
+                extra = budgetNotes.joined(separator: ", ")
                 if let bound = r.number("bound_ms") {
-                    extra = "bound \(milliseconds(bound)) ms"
+                    if !extra.isEmpty { extra += "; " }
+                    extra += "bound \(milliseconds(bound)) ms"
                     if let b = r.number("bound_ratio") { extra += ", p50 = \(ratio(b)) bound" }
                     if let s = r.number("scan_ms") { extra += ", sgemv \(milliseconds(s)) ms" }
                 }

@@ -61,16 +61,18 @@ do {
     let totalSeconds = Double(monotonicNanoseconds() - started) / 1e9
     let targets = runner.targets(totalSeconds: totalSeconds)
 
+    let revision = Machine.sourceRevision()
     let machine: [(String, JSONValue)] = [
         ("cpus", .integer(Machine.processors)),
         ("cpu", .string(Machine.cpuModel())),
         ("memory_bytes", .integer(Int(Machine.memoryBytes))),
         ("kernel", .string(Machine.kernel())),
         ("sqlite", .string(FTS5Peer.sqliteVersion)),
+        ("source", .string(revision)),
     ]
     let command = (["sift-bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
     let header = """
-        sift-bench — \(Machine.processors) × \(Machine.cpuModel()), \(String(format: "%.1f", Double(Machine.memoryBytes) / 1_073_741_824)) GiB, SQLite \(FTS5Peer.sqliteVersion)
+        sift-bench — \(Machine.processors) × \(Machine.cpuModel()), \(String(format: "%.1f", Double(Machine.memoryBytes) / 1_073_741_824)) GiB, SQLite \(FTS5Peer.sqliteVersion), source \(revision)
         model:   \(modelLabel)
         corpus:  \(source.label)
         queries: \(runner.queryMix)

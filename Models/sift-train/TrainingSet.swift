@@ -52,7 +52,9 @@ struct TrainingSet: Sendable {
             }
             terms.append(id)
             if featurizer.usesBigrams {
-                if let p = previous { bigrams.append(Int32(featurizer.bigramBucket(prefix: p, second: term))) }
+                if let p = previous, let bucket = featurizer.bigramBucket(prefix: p, second: term) {
+                    bigrams.append(Int32(bucket))
+                }
                 previous = featurizer.bigramPrefix(term)
             }
         }
@@ -60,6 +62,40 @@ struct TrainingSet: Sendable {
         exampleTerms += terms
         exampleTermOffsets.append(Int32(exampleTerms.count))
         exampleBigrams += bigrams
+        exampleBigramOffsets.append(Int32(exampleBigrams.count))
+        let root = weight.squareRoot()
+        exampleScale.append(root / Float(terms.count))
+        exampleTargetScale.append(root)
+        exampleTarget.append(Int32(target))
+        return true
+    }
+
+    /// Adds `text` with its terms represented by their character n-grams only (no unigram, no
+    /// bigram), as a typo'd or unseen word is at inference: trains the n-gram rows to carry the
+    /// word's meaning on their own. False if it has no terms.
+    @discardableResult
+    mutating func addNGramsOnly(_ text: String, target: Int, weight: Float) -> Bool {
+        var terms: [Int32] = []
+        let featurizer = self.featurizer
+        featurizer.forEachTerm(in: text) { term in
+            let key = "\u{1}" + String(decoding: term, as: UTF8.self)
+            let id: Int32
+            if let known = termIDs[key] {
+                id = known
+            } else {
+                id = Int32(termCount)
+                termIDs[key] = id
+                featurizer.forEachCharNGram(of: term) { bucket, w in
+                    termFeatureBuckets.append(Int32(bucket))
+                    termFeatureWeights.append(w)
+                }
+                termFeatureOffsets.append(Int32(termFeatureBuckets.count))
+            }
+            terms.append(id)
+        }
+        if terms.isEmpty { return false }
+        exampleTerms += terms
+        exampleTermOffsets.append(Int32(exampleTerms.count))
         exampleBigramOffsets.append(Int32(exampleBigrams.count))
         let root = weight.squareRoot()
         exampleScale.append(root / Float(terms.count))

@@ -75,7 +75,7 @@ func train(_ o: Options) throws {
     if let path = o.string("log") { try TrainLog.shared.open(path, append: o.string("log-append") == "1") }
     let dim = try o.int("dim", 256)
     let bits = try o.int("bucket-bits", 17)
-    let featurizer = NGramFeaturizer(
+    var featurizer = NGramFeaturizer(
         bucketBits: bits, minN: try o.int("min-n", 3), maxN: try o.int("max-n", 5),
         usesBigrams: !o.flags.contains("no-bigrams"),
         wordWeight: try o.float("word-weight", 1), charWeight: try o.float("char-weight", 1),
@@ -145,6 +145,36 @@ func train(_ o: Options) throws {
                384, dim, pca.explained * 100, elapsed(t0),
                pca.eigenvalues.prefix(5).map { String(format: "%.4f", $0) }.joined(separator: " ")))
 
+    // Vocabulary filter: the unigrams of every training text and the bigrams seen at least
+    // --bigram-min-count times (typo'd copies are not added: they must look unseen).
+    let filterBits = try o.int("filter-bits", 24), bigramMin = try o.int("bigram-min-count", 2)
+    if filterBits > 0 {
+        t0 = Date()
+        var filter = FeatureFilter(log2Bits: filterBits, probes: try o.int("filter-probes", 3))
+        var bigramCounts: [UInt64: Int32] = [:]
+        var unigrams = 0
+        for text in words + sentences {
+            var previous: UInt64? = nil
+            featurizer.forEachTerm(in: text) { term in
+                filter.insert(NGramFeaturizer.unigramHash(term))
+                unigrams += 1
+                if let p = previous { bigramCounts[NGramFeaturizer.bigramHash(prefix: p, second: term), default: 0] += 1 }
+                previous = featurizer.bigramPrefix(term)
+            }
+        }
+        var kept = 0
+        if featurizer.usesBigrams {
+            for (h, c) in bigramCounts where Int(c) >= bigramMin {
+                filter.insert(h)
+                kept += 1
+            }
+        }
+        featurizer = featurizer.with(vocabulary: filter)
+        log(String(format: "vocabulary filter: 2^%d bits, %d probes; %d bigrams seen ≥ %d times of %d distinct; fill %.3f (false positives ≈ %.4f) (%@)",
+                   filterBits, filter.probes, kept, bigramMin, bigramCounts.count, filter.fillRatio,
+                   pow(filter.fillRatio, Double(filter.probes)), elapsed(t0)))
+    }
+
     // Design.
     t0 = Date()
     var set = TrainingSet(featurizer: featurizer)
@@ -161,6 +191,13 @@ func train(_ o: Options) throws {
             if let t = typos.typo(w), !known.contains(t), set.add(t, target: i, weight: typoWeight) { typoCount += 1 }
         }
     }
+    // N-gram-only copies: the word without its unigram row, as a typo'd or unseen word looks.
+    let ngramTop = try o.int("ngram-only-top", 0), ngramWeight = try o.float("ngram-only-weight", 0.5)
+    var ngramCount = 0
+    for i in Array(0..<min(ngramTop, baseWords)) + Array(ngramTop > 0 ? baseWords..<nW : nW..<nW) where words[i].utf8.count >= 4 {
+        if set.addNGramsOnly(words[i], target: i, weight: ngramWeight) { ngramCount += 1 }
+    }
+    if ngramCount > 0 { log("n-gram-only copies: \(ngramCount) words, weight \(ngramWeight)") }
     for (j, s) in sentences.enumerated() where !set.add(s, target: nW + j, weight: sentenceWeight) { skipped += 1 }
     set.finish()
     log("design: \(set.exampleCount) examples (\(typoCount) typo copies, \(skipped) texts without terms), \(set.termCount) distinct terms, \(set.featureNonZeros) non-zeros (\(elapsed(t0)))")

@@ -176,6 +176,30 @@ extension SearchIndex {
         }
         report.candidates = candidates.count
 
+        // Pseudo-relevance feedback in vector space (Rocchio): move the query vector towards
+        // the best few first-pass results, then re-score the candidates' cosines. Only the
+        // candidates are re-scored, so it costs c dot products, not another scan.
+        let prfDocs = fusion.feedbackDocuments
+        let prfBeta = fusion.feedbackWeight
+        if mode == .hybrid, prfDocs > 0, !cosine.isEmpty, let vectors, case .linear(let alpha) = fusion.method {
+            var maxB: Float = 0, tc: Float = -1, fc: Float = 1
+            for row in candidates { maxB = max(maxB, bm25[Int(row)]); tc = max(tc, cosine[Int(row)]); fc = min(fc, cosine[Int(row)]) }
+            var first = TopK<ItemID>(k: prfDocs)
+            for row in candidates {
+                let k = maxB > 0 ? bm25[Int(row)] / maxB : 0
+                let c = tc > fc ? (cosine[Int(row)] - fc) / (tc - fc) : 1
+                first.insert(score: alpha * k + (1 - alpha) * c, row: row, key: items[Int(row)]!.id)
+            }
+            var q2 = queryVector
+            for e in first.sorted() {
+                let v = vectors.vector(at: e.row)
+                for j in 0..<q2.count { q2[j] += prfBeta / Float(prfDocs) * v[j] }
+            }
+            let n = q2.reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()
+            if n > 0 { for j in 0..<q2.count { q2[j] /= n } }
+            for row in candidates { cosine[Int(row)] = vectors.exactScore(for: q2, row: row) }
+        }
+
         // Fusion inputs.
         var maxBM25: Float = 0
         var topCos: Float = -1, floorCos: Float = 1

@@ -1,7 +1,8 @@
 /// The on-disk layout of a hashed n-gram model (`.siftmodel`), version 1. Spec: `Models/MODEL.md`.
 ///
 /// All integers and floats little-endian. A 128-byte header, then sections each starting at a
-/// multiple of 64 bytes: the stop words (UTF-8, one per line), then the rows: `buckets` rows of
+/// multiple of 64 bytes: the stop words (UTF-8, one per line), the vocabulary filter (optional,
+/// 2^log2Bits bits as little-endian 64-bit words), then the rows: `buckets` rows of
 /// `dimension` f32, or, for int8, `buckets` rows of (f32 scale, `dimension` × int8) — the scale
 /// sits next to its row so that one cache miss fetches both. The file length is padded to a
 /// multiple of 8 with zeros. The checksum is FNV-1a 64 applied to the file's 64-bit
@@ -24,6 +25,8 @@ enum ModelFileFormat {
     struct Layout: Equatable {
         var stopWordsOffset: Int
         var stopWordsLength: Int
+        var filterOffset: Int
+        var filterLength: Int
         var rowsOffset: Int
         var rowsLength: Int
         var fileLength: Int
@@ -32,13 +35,17 @@ enum ModelFileFormat {
     static func align(_ x: Int, _ a: Int) -> Int { (x + a - 1) / a * a }
 
     static func layout(
-        dimension: Int, buckets: Int, quantization: Quantization, stopWordsLength: Int
+        dimension: Int, buckets: Int, quantization: Quantization, stopWordsLength: Int,
+        filterLog2Bits: Int
     ) -> Layout {
         let stopOffset = headerLength
-        let rowsOffset = align(stopOffset + stopWordsLength, 64)
+        let filterOffset = align(stopOffset + stopWordsLength, 64)
+        let filterLength = filterLog2Bits == 0 ? 0 : (1 << filterLog2Bits) / 8
+        let rowsOffset = align(filterOffset + filterLength, 64)
         let rowsLength = buckets * quantization.rowStride(dimension: dimension)
         return Layout(
             stopWordsOffset: stopOffset, stopWordsLength: stopWordsLength,
+            filterOffset: filterOffset, filterLength: filterLength,
             rowsOffset: rowsOffset, rowsLength: rowsLength,
             fileLength: align(rowsOffset + rowsLength, 8))
     }
@@ -102,11 +109,18 @@ enum ModelFileFormat {
         }
         let stopLength = Int(u32(44))
         let fileLength = u64(48)
+        let filterBits = Int(u32(96)), filterProbes = Int(u32(100))
+        guard (filterBits == 0 && filterProbes == 0) || ((6...32).contains(filterBits) && (1...16).contains(filterProbes)) else {
+            throw fail(.inconsistent("vocabulary filter of 2^\(filterBits) bits and \(filterProbes) probes is invalid"))
+        }
+        guard stopLength <= size else {
+            throw fail(.inconsistent("stop-word section of \(stopLength) bytes is longer than the file"))
+        }
         let layout = Self.layout(
             dimension: dimension, buckets: 1 << bucketBits, quantization: quantization,
-            stopWordsLength: stopLength)
+            stopWordsLength: stopLength, filterLog2Bits: filterBits)
         if UInt64(layout.fileLength) != fileLength {
-            throw fail(.inconsistent("header says \(fileLength) bytes, but \(1 << bucketBits) buckets × \(dimension) dimensions and \(stopLength) bytes of stop words make \(layout.fileLength)"))
+            throw fail(.inconsistent("header says \(fileLength) bytes, but \(1 << bucketBits) buckets × \(dimension) dimensions, \(stopLength) bytes of stop words and the vocabulary filter make \(layout.fileLength)"))
         }
         if size < layout.fileLength { throw fail(.truncated(expected: layout.fileLength, actual: size)) }
         if size > layout.fileLength {
@@ -132,10 +146,15 @@ enum ModelFileFormat {
                 if !(s.isFinite && s >= 0) { throw fail(.inconsistent("row \(i) has scale \(s)")) }
             }
         }
+        var vocabulary: FeatureFilter? = nil
+        if filterBits > 0 {
+            let words = (0..<(layout.filterLength / 8)).map { u64(layout.filterOffset + 8 * $0) }
+            vocabulary = FeatureFilter(log2Bits: filterBits, probes: filterProbes, words: words)
+        }
         let featurizer = NGramFeaturizer(
             bucketBits: bucketBits, minN: maxN == 0 ? 0 : minN, maxN: maxN, usesBigrams: flags & 1 != 0,
             wordWeight: weights.0, charWeight: weights.1, bigramWeight: weights.2,
-            stopWords: stopWords)
+            stopWords: stopWords, vocabulary: vocabulary)
         return Header(
             dimension: dimension, featurizer: featurizer, quantization: quantization, name: name,
             checksum: stored, layout: layout)
@@ -151,7 +170,7 @@ enum ModelFileFormat {
         let buckets = featurizer.bucketCount
         let layout = Self.layout(
             dimension: dimension, buckets: buckets, quantization: quantization,
-            stopWordsLength: stop.count)
+            stopWordsLength: stop.count, filterLog2Bits: featurizer.vocabulary?.log2Bits ?? 0)
         precondition(rows.count == layout.rowsLength)
         var out = [UInt8](repeating: 0, count: layout.fileLength)
         func put32(_ v: UInt32, _ o: Int) { withUnsafeBytes(of: v.littleEndian) { out.replaceSubrange(o..<(o + 4), with: $0) } }
@@ -174,6 +193,11 @@ enum ModelFileFormat {
         let nameBytes = Array(name.utf8.prefix(nameLength))
         out.replaceSubrange(64..<(64 + nameBytes.count), with: nameBytes)
         out.replaceSubrange(layout.stopWordsOffset..<(layout.stopWordsOffset + stop.count), with: stop)
+        if let filter = featurizer.vocabulary {
+            put32(UInt32(filter.log2Bits), 96)
+            put32(UInt32(filter.probes), 100)
+            for (i, w) in filter.words.enumerated() { put64(w, layout.filterOffset + 8 * i) }
+        }
         out.withUnsafeMutableBytes { dst in
             dst.baseAddress!.advanced(by: layout.rowsOffset).copyMemory(from: rows.baseAddress!, byteCount: rows.count)
         }

@@ -8,7 +8,8 @@
 ///     2), each weighted ``charWeight`` / (number of n-grams of that term), so a term's n-grams
 ///     together weigh `charWeight` whatever its length;
 /// and each pair of consecutive terms gives one **word bigram** (kind byte 3, `first + " " +
-/// second`), weight ``bigramWeight``.
+/// second`), weight ``bigramWeight``. With a ``vocabulary`` filter, a unigram or bigram the model
+/// was not trained on is left out (its row would only be another feature's).
 ///
 /// Hashing: FNV-1a 64 over the kind byte followed by the feature's UTF-8 bytes, then Fibonacci
 /// hashing (multiply by 0x9E3779B97F4A7C15, keep the top `bucketBits` bits) to a bucket.
@@ -37,12 +38,14 @@ public struct NGramFeaturizer: Sendable, Equatable {
     public let bigramWeight: Float
     /// Normalised words dropped before features are taken.
     public let stopWords: [String]
+    /// The unigrams and bigrams the model was trained on, or nil to use every one.
+    public let vocabulary: FeatureFilter?
     let stopWordTable: StopWordTable
 
     public init(
         bucketBits: Int, minN: Int = 3, maxN: Int = 5, usesBigrams: Bool = true,
         wordWeight: Float = 1, charWeight: Float = 1, bigramWeight: Float = 1,
-        stopWords: [String] = StopWords.english.sorted()
+        stopWords: [String] = StopWords.english.sorted(), vocabulary: FeatureFilter? = nil
     ) {
         precondition((1...30).contains(bucketBits), "bucketBits must be in 1...30")
         precondition(maxN == 0 || (2 <= minN && minN <= maxN && maxN <= 16), "bad n-gram range")
@@ -54,14 +57,23 @@ public struct NGramFeaturizer: Sendable, Equatable {
         self.charWeight = charWeight
         self.bigramWeight = bigramWeight
         self.stopWords = stopWords
+        self.vocabulary = vocabulary
         self.stopWordTable = StopWordTable(stopWords)
+    }
+
+    /// The same featurizer with another vocabulary filter.
+    public func with(vocabulary: FeatureFilter?) -> NGramFeaturizer {
+        NGramFeaturizer(
+            bucketBits: bucketBits, minN: minN, maxN: maxN, usesBigrams: usesBigrams,
+            wordWeight: wordWeight, charWeight: charWeight, bigramWeight: bigramWeight,
+            stopWords: stopWords, vocabulary: vocabulary)
     }
 
     public static func == (a: NGramFeaturizer, b: NGramFeaturizer) -> Bool {
         a.bucketBits == b.bucketBits && a.minN == b.minN && a.maxN == b.maxN
             && a.usesBigrams == b.usesBigrams && a.wordWeight == b.wordWeight
             && a.charWeight == b.charWeight && a.bigramWeight == b.bigramWeight
-            && a.stopWords == b.stopWords
+            && a.stopWords == b.stopWords && a.vocabulary == b.vocabulary
     }
 
     /// Number of buckets, `1 << bucketBits`.
@@ -141,15 +153,21 @@ public struct NGramFeaturizer: Sendable, Equatable {
 
     // MARK: - Features
 
-    /// Calls `body(bucket, weight)` for the unigram and character n-grams of one term.
+    /// Calls `body(bucket, weight)` for the unigram (unless the vocabulary filter leaves it out)
+    /// and the character n-grams of one term.
     /// - Complexity: O(length × (maxN − minN + 1)).
     @inline(__always)
     public func forEachWordFeature(
         of term: UnsafeBufferPointer<UInt8>, _ body: (Int, Float) -> Void
     ) {
-        var h = Self.seed(.word)
-        for b in term { h = Self.fnv(h, b) }
-        body(bucket(ofHash: h), wordWeight)
+        let h = Self.unigramHash(term)
+        if vocabulary?.contains(h) ?? true { body(bucket(ofHash: h), wordWeight) }
+        forEachCharNGram(of: term, body)
+    }
+
+    /// Calls `body(bucket, weight)` for the character n-grams of one term.
+    @inline(__always)
+    public func forEachCharNGram(of term: UnsafeBufferPointer<UInt8>, _ body: (Int, Float) -> Void) {
         if maxN == 0 || charWeight == 0 { return }
         var scalars = 0
         for b in term where b & 0xC0 != 0x80 { scalars += 1 }
@@ -202,11 +220,28 @@ public struct NGramFeaturizer: Sendable, Equatable {
         return Self.fnv(h, 0x20)
     }
 
-    /// The bucket of the bigram whose prefix state is `prefix` and whose second term is `second`.
+    /// The FNV-1a 64 hash of a term's unigram feature.
     @inline(__always)
-    public func bigramBucket(prefix: UInt64, second: UnsafeBufferPointer<UInt8>) -> Int {
+    public static func unigramHash(_ term: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h = seed(.word)
+        for b in term { h = fnv(h, b) }
+        return h
+    }
+
+    /// The FNV-1a 64 hash of the bigram whose prefix state is `prefix` (``bigramPrefix(_:)``).
+    @inline(__always)
+    public static func bigramHash(prefix: UInt64, second: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h = prefix
-        for b in second { h = Self.fnv(h, b) }
+        for b in second { h = fnv(h, b) }
+        return h
+    }
+
+    /// The bucket of the bigram whose prefix state is `prefix` and whose second term is `second`,
+    /// or nil when the vocabulary filter leaves it out.
+    @inline(__always)
+    public func bigramBucket(prefix: UInt64, second: UnsafeBufferPointer<UInt8>) -> Int? {
+        let h = Self.bigramHash(prefix: prefix, second: second)
+        if let vocabulary, !vocabulary.contains(h) { return nil }
         return bucket(ofHash: h)
     }
 
@@ -217,14 +252,12 @@ public struct NGramFeaturizer: Sendable, Equatable {
     public func forEachFeature(in text: String, _ body: (Int, Float, Kind) -> Void) {
         var previous: UInt64? = nil
         forEachTerm(in: text) { term in
-            var first = true
-            forEachWordFeature(of: term) { bucket, weight in
-                body(bucket, weight, first ? .word : .charNGram)
-                first = false
-            }
+            let h = Self.unigramHash(term)
+            if vocabulary?.contains(h) ?? true { body(bucket(ofHash: h), wordWeight, .word) }
+            forEachCharNGram(of: term) { bucket, weight in body(bucket, weight, .charNGram) }
             if usesBigrams {
-                if let prefix = previous {
-                    body(bigramBucket(prefix: prefix, second: term), bigramWeight, .bigram)
+                if let prefix = previous, let bucket = bigramBucket(prefix: prefix, second: term) {
+                    body(bucket, bigramWeight, .bigram)
                 }
                 previous = bigramPrefix(term)
             }

@@ -26,6 +26,7 @@ public struct AESGCMCodec: RecordCodec {
     private let lookupSubkey: [UInt8]
 
     /// A codec sealing with subkeys derived from `key`.
+    /// - Complexity: O(1): two HMAC-SHA256 computations.
     public init(key: ProtectionKey) {
         encryptionKey = Self.hmacSHA256(key: key.bytes, message: Array("sift \(Self.schemeName) encryption".utf8) + [1])
         lookupSubkey = Self.hmacSHA256(key: key.bytes, message: Array("sift \(Self.schemeName) lookup".utf8) + [1])
@@ -38,6 +39,7 @@ public struct AESGCMCodec: RecordCodec {
         self.lookupSubkey = lookupSubkey
     }
 
+    /// ``schemeName``: recorded in the store, so it is never opened with another codec.
     public var scheme: String { Self.schemeName }
 
     /// HMAC-SHA256 of the UTF-8 of `name` under the lookup subkey: 32 bytes.
@@ -99,7 +101,8 @@ public struct AESGCMCodec: RecordCodec {
         let bodyLength = sealed.count - Self.nonceLength - Self.tagLength
         guard let ctx = EVP_CIPHER_CTX_new() else { throw ProtectionError.openSSL("EVP_CIPHER_CTX_new", Self.lastError()) }
         defer { EVP_CIPHER_CTX_free(ctx) }
-        var plaintext = [UInt8](repeating: 0, count: bodyLength)
+        // One spare byte, so the output pointer is valid even for an empty record.
+        var plaintext = [UInt8](repeating: 0, count: bodyLength + 1)
         var tag = Array(sealed[(sealed.count - Self.tagLength)...])
         let nonce = Array(sealed[0..<Self.nonceLength])
         var length: Int32 = 0
@@ -119,9 +122,7 @@ public struct AESGCMCodec: RecordCodec {
                 }
                 guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, Int32(Self.tagLength), &tag) == 1 else { return false }
                 var tail: Int32 = 0
-                var scratch: UInt8 = 0
-                let end = bodyLength > 0 ? output.baseAddress! + Int(written) : withUnsafeMutablePointer(to: &scratch) { $0 }
-                return EVP_DecryptFinal_ex(ctx, end, &tail) == 1
+                return EVP_DecryptFinal_ex(ctx, output.baseAddress! + Int(written), &tail) == 1 && Int(written + tail) == bodyLength
             }
         }
         guard authentic else {
@@ -130,6 +131,7 @@ public struct AESGCMCodec: RecordCodec {
             for i in plaintext.indices { plaintext[i] = 0 }
             throw ProtectionError.authenticationFailed
         }
+        plaintext.removeLast()
         return plaintext
     }
 

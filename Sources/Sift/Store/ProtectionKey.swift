@@ -14,6 +14,7 @@ public struct ProtectionKey: Sendable, CustomStringConvertible {
 
     /// A key from its raw bytes.
     /// - Throws: ``ProtectionKeyError`` when `bytes` is not exactly 32 bytes long.
+    /// - Complexity: O(1).
     public init(bytes: [UInt8]) throws(ProtectionKeyError) {
         guard bytes.count == Self.byteCount else {
             throw ProtectionKeyError(path: nil, reason: .wrongLength(bytes.count))
@@ -77,6 +78,7 @@ public struct ProtectionKey: Sendable, CustomStringConvertible {
 
     /// A fresh key from OpenSSL's cryptographically secure generator (`RAND_bytes`).
     /// - Throws: ``ProtectionKeyError`` if the generator fails (it has no entropy).
+    /// - Complexity: O(1).
     public static func random() throws(ProtectionKeyError) -> ProtectionKey {
         var bytes = [UInt8](repeating: 0, count: byteCount)
         guard RAND_bytes(&bytes, Int32(byteCount)) == 1 else {
@@ -88,6 +90,7 @@ public struct ProtectionKey: Sendable, CustomStringConvertible {
     /// The key as 64 lower-case hexadecimal characters, the form a key file may hold.
     public var hexadecimal: String { Store.hex(bytes) }
 
+    /// Never the bytes: `ProtectionKey(32 bytes, redacted)`.
     public var description: String { "ProtectionKey(32 bytes, redacted)" }
 }
 

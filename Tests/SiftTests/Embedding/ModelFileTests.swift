@@ -67,6 +67,14 @@ struct ModelFileTests {
         for text in ["machine learning", "Café русский", "a b c d e f g"] {
             #expect(loaded.embed(text) == model.embed(text))
         }
+        var filter = FeatureFilter(log2Bits: 10, probes: 2)
+        filter.insert(NGramFeaturizer.hash(kind: .word, bytes: Array("machine".utf8)))
+        let filtered = HashedNGramEmbedder(
+            featurizer: model.featurizer.with(vocabulary: filter), dimension: 32,
+            weights: [Float](repeating: 0.5, count: 256 * 32), quantized: true)
+        let filteredLoaded = try HashedNGramEmbedder(contentsOf: write(filtered.fileContents(), "filtered.siftmodel"))
+        #expect(filteredLoaded.featurizer.vocabulary == filter)
+        #expect(filteredLoaded.embed("machine learning") == filtered.embed("machine learning"))
         let fp32 = tinyModel(quantized: false)
         let fp32Loaded = try HashedNGramEmbedder(contentsOf: write(fp32.fileContents(), "tiny32.siftmodel"))
         #expect(fp32Loaded.embed("machine learning") == fp32.embed("machine learning"))

@@ -54,6 +54,23 @@ struct NGramFeaturizerTests {
         #expect(featurizer.terms(of: text) == Analyzer().terms(text))
     }
 
+    @Test("With a vocabulary filter, unseen words keep only their n-grams and unseen bigrams go")
+    func vocabularyFilter() {
+        var filter = FeatureFilter(log2Bits: 12, probes: 3)
+        for word in ["machine", "learning"] {
+            var w = word
+            w.withUTF8 { filter.insert(NGramFeaturizer.unigramHash($0)) }
+        }
+        let filtered = featurizer.with(vocabulary: filter)
+        #expect(filter.fillRatio > 0 && filter.fillRatio < 0.01)
+        let known = filtered.features(of: "machine learning")
+        #expect(known.filter { $0.kind == .word }.count == 2)
+        #expect(known.filter { $0.kind == .bigram }.isEmpty)  // the bigram was not inserted
+        let unseen = filtered.features(of: "machien")
+        #expect(unseen.allSatisfy { $0.kind == .charNGram } && !unseen.isEmpty)
+        #expect(featurizer.features(of: "machien").filter { $0.kind == .word }.count == 1)
+    }
+
     @Test("Texts without terms have no features")
     func noFeatures() {
         #expect(featurizer.features(of: "").isEmpty)

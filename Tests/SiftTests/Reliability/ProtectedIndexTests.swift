@@ -100,6 +100,7 @@ struct ProtectedIndexTests {
         var seen = Set<String>()
         for file in try storeFiles(plainDirectory) { seen.formUnion(Reliability.occurrences(of: tokens, in: file.bytes)) }
         #expect(seen == tokens, "the plain control shows \(seen.count) of \(tokens.count) tokens")
+        print("protected index: \(tokens.count) distinct tokens, none in \(closed.reduce(0) { $0 + $1.bytes.count }) bytes of \(closed.map(\.name).sorted()); all \(seen.count) in the plain control")
     }
 
     @Test("A protected index reopens with its key and answers exactly as before")
