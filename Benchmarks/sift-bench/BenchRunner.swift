@@ -177,13 +177,14 @@ struct BenchRunner {
         var memoryRow = ResultRow(n: n, measure: "memory")
         if let first = opens.first {
             memoryRow.set("bytes_per_item", first.bytesPerItemBeyondText)
+            memoryRow.set("untrimmed_bytes_per_item", first.untrimmedBytesPerItemBeyondText)
             memoryRow.set("rss_delta_bytes", first.residentAfter - first.residentBefore)
             memoryRow.set("text_bytes", first.textBytes)
             memoryRow.set("text_bytes_per_item", Double(first.textBytes) / Double(max(first.items, 1)))
             memoryRow.set("items", first.items)
         }
         memoryRow.set("disk_bytes_per_item", Double(siftDisk) / Double(n))
-        memoryRow.set("note", "RSS after opening minus before, minus the items' text, per item")
+        memoryRow.set("note", "RSS after opening minus before (both after malloc_trim), minus the items' text, per item; untrimmed_bytes_per_item: before the trim")
 
         // Peer: SQLite FTS5 on the same items and queries.
         var keywordPeerNote: String?

@@ -62,6 +62,21 @@ enum Machine {
         return nil
     }
 
+    /// Asks the C allocator to give free heap pages back to the system (glibc's `malloc_trim(0)`,
+    /// looked up at run time; nothing elsewhere), so that resident memory counts live data
+    /// rather than what opening freed and the allocator kept. Returns whether it ran.
+    @discardableResult
+    static func trimHeap() -> Bool {
+        #if os(Linux)
+        typealias Trim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(nil, "malloc_trim") else { return false }
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        return true
+        #else
+        return false
+        #endif
+    }
+
     /// `model name` of the first processor in /proc/cpuinfo.
     static func cpuModel() -> String {
         guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }

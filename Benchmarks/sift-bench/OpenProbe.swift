@@ -12,9 +12,11 @@ import Glibc
 enum OpenProbe {
     struct Figures {
         var openMilliseconds: Double
-        /// Resident bytes after loading the model and before opening, and after opening.
+        /// Resident bytes after loading the model and before opening, and after opening — both
+        /// after the allocator returned its free pages — and after opening before that.
         var residentBefore: Int
         var residentAfter: Int
+        var residentAfterUntrimmed: Int
         var items: Int
         /// UTF-8 bytes of every item's strings (id, domain, title, content, keywords, url,
         /// display name): the stored text, which memory per item excludes.
@@ -22,6 +24,10 @@ enum OpenProbe {
 
         var bytesPerItemBeyondText: Double {
             Double(residentAfter - residentBefore - textBytes) / Double(max(items, 1))
+        }
+
+        var untrimmedBytesPerItemBeyondText: Double {
+            Double(residentAfterUntrimmed - residentBefore - textBytes) / Double(max(items, 1))
         }
     }
 
@@ -37,10 +43,13 @@ enum OpenProbe {
             _ = try await empty.search(SearchQuery("warm up", mode: embedder == nil ? .keyword : .hybrid))
         }
         try? FileManager.default.removeItem(at: scratch)
+        Machine.trimHeap()
         let before = Machine.residentBytes() ?? 0
         let start = monotonicNanoseconds()
         let index = try SearchIndex(configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder))
         let openMilliseconds = millisecondsSince(start)
+        let untrimmed = Machine.residentBytes() ?? 0
+        Machine.trimHeap()
         let after = Machine.residentBytes() ?? 0
         var textBytes = 0
         for item in await index.allItems() {
@@ -49,7 +58,7 @@ enum OpenProbe {
                 + (item.url?.utf8.count ?? 0) + (item.displayName?.utf8.count ?? 0)
         }
         let items = try await index.statistics().items
-        let line = "{\"open_ms\":\(openMilliseconds),\"rss_before\":\(before),\"rss_after\":\(after),\"items\":\(items),\"text_bytes\":\(textBytes)}\n"
+        let line = "{\"open_ms\":\(openMilliseconds),\"rss_before\":\(before),\"rss_after\":\(after),\"rss_after_untrimmed\":\(untrimmed),\"items\":\(items),\"text_bytes\":\(textBytes)}\n"
         FileHandle.standardOutput.write(Data(line.utf8))
     }
 
@@ -71,12 +80,13 @@ enum OpenProbe {
               let open = (o["open_ms"] as? NSNumber)?.doubleValue,
               let before = (o["rss_before"] as? NSNumber)?.intValue,
               let after = (o["rss_after"] as? NSNumber)?.intValue,
+              let untrimmed = (o["rss_after_untrimmed"] as? NSNumber)?.intValue,
               let items = (o["items"] as? NSNumber)?.intValue,
               let text = (o["text_bytes"] as? NSNumber)?.intValue
         else {
             throw BenchFailure("open probe on \(directory) failed (exit \(process.terminationStatus)): \(String(decoding: errData, as: UTF8.self).suffix(500))")
         }
-        return Figures(openMilliseconds: open, residentBefore: before, residentAfter: after, items: items, textBytes: text)
+        return Figures(openMilliseconds: open, residentBefore: before, residentAfter: after, residentAfterUntrimmed: untrimmed, items: items, textBytes: text)
     }
 }
 

@@ -83,7 +83,7 @@ extension SearchIndex {
             results = listNewestFirst(passes: passes, limit: limit)
             report.filters.append("no search text left: filtered items, newest first")
         } else {
-            results = rank(text: text, terms: queryTerms, mode: mode, limit: limit, now: now, passes: passes, boostDomains: boostDomains, explain: query.explain, report: &report)
+            results = rank(text: text, terms: queryTerms, mode: mode, limit: limit, now: now, prefixLastTerm: query.prefixLastTerm, passes: passes, boostDomains: boostDomains, explain: query.explain, report: &report)
         }
         for (what, count) in [("expiry", excludedExpired), ("domain filter", excludedDomain), ("domain named in the query", excludedNamedDomain), ("date filter", excludedDate)] where count > 0 {
             report.exclusions.append("\(what) excluded \(count) candidate\(count == 1 ? "" : "s")")
@@ -119,7 +119,7 @@ extension SearchIndex {
     }
 
     private func rank(
-        text: String, terms: [KeywordIndex.QueryTerm], mode: SearchMode, limit: Int, now: Date,
+        text: String, terms: [KeywordIndex.QueryTerm], mode: SearchMode, limit: Int, now: Date, prefixLastTerm: Bool,
         passes: (Int32) -> Bool, boostDomains: Set<String>, explain: Bool, report: inout QueryReport
     ) -> [SearchResult] {
         let capacity = table.capacity
@@ -215,6 +215,12 @@ extension SearchIndex {
             for (i, r) in bySemantic.enumerated() { semanticRank[r] = i + 1 }
         }
 
+        // The query's words, stop words included, for the title-prefix boost.
+        var headWords: [String] = []
+        keyword.analyzer.forEachWord(text) { word, _ in headWords.append(word) }
+        let headHashes = headWords.map(KeywordIndex.wordHash)
+        let lastIsPrefix = prefixLastTerm && (text.unicodeScalars.last.map(Analyzer.isWordScalarOrASCIIAlnum) ?? false)
+
         func score(_ row: Int32) -> Explanation {
             var e = Explanation()
             e.keywordScore = bm25[Int(row)]
@@ -249,7 +255,10 @@ extension SearchIndex {
                 e.rankingHintFactor = 1 + fusion.rankingHintStrength * (Float(min(max(hint, 0), 100)) - 50) / 50
             }
             if boostDomains.contains(item.domain) { e.domainBoostFactor = fusion.domainBoost }
-            let factor = e.donationFactor * e.rankingHintFactor * e.domainBoostFactor
+            if e.relevance > 0, keyword.titleBegins(row: row, with: headWords, hashes: headHashes, lastIsPrefix: lastIsPrefix, title: { item.title }) {
+                e.titlePrefixFactor = fusion.titlePrefixBoost
+            }
+            let factor = e.donationFactor * e.rankingHintFactor * e.domainBoostFactor * e.titlePrefixFactor
             e.finalScore = e.relevance >= 0 ? e.relevance * factor : e.relevance / factor
             return e
         }

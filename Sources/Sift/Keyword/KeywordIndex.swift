@@ -24,6 +24,10 @@ public struct KeywordIndex: Sendable {
     private var postings: [[Posting]] = []
     private var rowTerms: [[Int32]?] = []
     private var fieldLengths: [(UInt32, UInt32, UInt32)] = []
+    /// Hashes of the first ``titleHeadLength`` title words of each row (stop words included),
+    /// 0 past the end: lets as-you-type ranking recognise a query that is how a title begins.
+    private var titleHeads: [UInt64] = []
+    static let titleHeadLength = 6
     private var totalLengths: (Int, Int, Int) = (0, 0, 0)
     /// Number of live documents.
     public private(set) var documentCount = 0
@@ -52,6 +56,7 @@ public struct KeywordIndex: Sendable {
         if r >= rowTerms.count {
             rowTerms.append(contentsOf: repeatElement(nil, count: r - rowTerms.count + 1))
             fieldLengths.append(contentsOf: repeatElement((0, 0, 0), count: r - fieldLengths.count + 1))
+            titleHeads.append(contentsOf: repeatElement(0, count: (r + 1) * Self.titleHeadLength - titleHeads.count))
         }
         var counts: [Int32: (UInt16, UInt16, UInt16)] = [:]
         var lengths: (UInt32, UInt32, UInt32) = (0, 0, 0)
@@ -77,6 +82,11 @@ public struct KeywordIndex: Sendable {
             ids.append(id)
         }
         rowTerms[r] = ids
+        var position = 0
+        analyzer.forEachWord(item.title) { word, _ in
+            if position < Self.titleHeadLength { titleHeads[r * Self.titleHeadLength + position] = Self.wordHash(word) }
+            position += 1
+        }
         fieldLengths[r] = lengths
         totalLengths.0 += Int(lengths.0)
         totalLengths.1 += Int(lengths.1)
@@ -103,6 +113,7 @@ public struct KeywordIndex: Sendable {
         totalLengths.2 -= Int(lengths.2)
         fieldLengths[r] = (0, 0, 0)
         rowTerms[r] = nil
+        for i in 0..<Self.titleHeadLength { titleHeads[r * Self.titleHeadLength + i] = 0 }
         documentCount -= 1
     }
 
@@ -132,6 +143,32 @@ public struct KeywordIndex: Sendable {
         return log(1 + (n - d + 0.5) / (d + 0.5))
     }
 
+    /// FNV-1a 64 of a normalised word, never 0 (0 marks "no word").
+    static func wordHash(_ word: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in word.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h == 0 ? 1 : h
+    }
+
+    /// Whether the title of `row` begins with `words` — all but the last exactly, the last as
+    /// typed so far (a prefix) when `lastIsPrefix`. Needs at least two words; `title` supplies
+    /// the row's title for the prefix check.
+    /// - Complexity: O(words), plus one tokenisation of the title when the full words match.
+    public func titleBegins(row: Int32, with words: [String], hashes: [UInt64], lastIsPrefix: Bool, title: () -> String) -> Bool {
+        let n = words.count
+        guard n >= 2, n <= Self.titleHeadLength, Int(row) < rowTerms.count else { return false }
+        let base = Int(row) * Self.titleHeadLength
+        for i in 0..<(n - 1) where titleHeads[base + i] != hashes[i] { return false }
+        if !lastIsPrefix { return titleHeads[base + n - 1] == hashes[n - 1] }
+        guard titleHeads[base + n - 1] != 0 else { return false }
+        var position = 0, matches = false
+        analyzer.forEachWord(title()) { word, _ in
+            if position == n - 1 { matches = word.hasPrefix(words[n - 1]) }
+            position += 1
+        }
+        return matches
+    }
+
     // MARK: Querying
 
     /// One query term after analysis, and the index terms it matches.
@@ -145,7 +182,7 @@ public struct KeywordIndex: Sendable {
 
     /// Analyses a query. With `prefixLastTerm`, the last word (when the query does not end in
     /// a separator) also matches every index term that starts with it, as-you-type.
-    public func queryTerms(_ query: String, prefixLastTerm: Bool = true, maxExpansions: Int = 64) -> [QueryTerm] {
+    public func queryTerms(_ query: String, prefixLastTerm: Bool = true, maxExpansions: Int = 1024) -> [QueryTerm] {
         let words = analyzer.terms(query)
         var result: [QueryTerm] = []
         var seen = Set<String>()

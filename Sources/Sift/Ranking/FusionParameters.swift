@@ -28,12 +28,16 @@ public struct FusionParameters: Sendable, Equatable {
     public var feedbackDocuments: Int
     /// The weight of the feedback vectors against the query's own.
     public var feedbackWeight: Float
+    /// Multiplier for an item whose title begins with the query's words (the last one as
+    /// typed so far): as-you-type users type the start of what they look for.
+    public var titlePrefixBoost: Float
 
     public init(
         method: Method = .linear(alpha: 0.6), semanticCandidates: Int = 100,
         semanticMatchThreshold: Float = 0.35, domainBoost: Float = 1.2, rankingHintStrength: Float = 0.05,
-        feedbackDocuments: Int = 3, feedbackWeight: Float = 2
+        feedbackDocuments: Int = 3, feedbackWeight: Float = 2, titlePrefixBoost: Float = 2
     ) {
+        self.titlePrefixBoost = titlePrefixBoost
         self.feedbackDocuments = feedbackDocuments
         self.feedbackWeight = feedbackWeight
         self.method = method

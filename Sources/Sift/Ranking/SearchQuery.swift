@@ -77,6 +77,8 @@ public struct Explanation: Sendable, Equatable {
     public var donationFactor: Float = 1
     public var rankingHintFactor: Float = 1
     public var domainBoostFactor: Float = 1
+    /// > 1 when the title begins with the query's words.
+    public var titlePrefixFactor: Float = 1
     public var finalScore: Float = 0
 }
 
