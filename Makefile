@@ -30,7 +30,7 @@ quality: build
 clean:
 	rm -rf .build
 
-# Reliability (Documentation/Guarantees.md).
+# Reliability (README, Guarantees).
 .PHONY: test-crash fuzz test-sanitize test-faults
 
 # 50 trials: sift index over 20,000 items, killed with SIGKILL at random moments (fixed seed).

@@ -193,7 +193,7 @@ public actor SearchIndex {
     }
 
     static func describe(_ error: any Error) -> String {
-        if let e = error as? StoreError { return "SQLite code \(e.code)" }
+        if let e = error as? StoreError { return e.code >= 0 ? "SQLite code \(e.code)" : "store error" }
         return String(describing: type(of: error))
     }
 
