@@ -42,6 +42,8 @@ func writeFile(_ path: String, _ text: String) {
 do {
     let started = monotonicNanoseconds()
     Progress.started = started
+    // The checkout's state when the run starts (the binary is assumed built from it).
+    let revision = Machine.sourceRevision()
     let work = options.workDirectory ?? (FileManager.default.temporaryDirectory.path + "/sift-bench-\(getpid())")
     try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
     defer { if !options.keepWorkDirectory { try? FileManager.default.removeItem(atPath: work) } }
@@ -61,7 +63,6 @@ do {
     let totalSeconds = Double(monotonicNanoseconds() - started) / 1e9
     let targets = runner.targets(totalSeconds: totalSeconds)
 
-    let revision = Machine.sourceRevision()
     let machine: [(String, JSONValue)] = [
         ("cpus", .integer(Machine.processors)),
         ("cpu", .string(Machine.cpuModel())),

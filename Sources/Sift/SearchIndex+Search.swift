@@ -67,14 +67,28 @@ extension SearchIndex {
         var excludedExpired = 0, excludedDomain = 0, excludedNamedDomain = 0, excludedDate = 0
         let hasDateFilter = range.start != nil || range.end != nil
         let passes: (Int32) -> Bool = { row in
-            guard let item = items[Int(row)] else { return false }
-            if item.isExpired(at: now) { excludedExpired += 1; return false }
-            if !explicitDomains.isEmpty && !explicitDomains.contains(item.domain) { excludedDomain += 1; return false }
-            if !wordDomains.isEmpty && !wordDomains.contains(item.domain) { excludedNamedDomain += 1; return false }
-            if hasDateFilter {
-                guard let date = item.date, range.admits(date) else { excludedDate += 1; return false }
+            // Through the buffer, `items[r]!.field` reads one field in place; the array's getter
+            // (and `items[r] != nil`) would copy the whole item, a dozen retains, for every row.
+            let r = Int(row)
+            let verdict = items.withUnsafeBufferPointer { items -> Int in
+                guard items[r]?.isHidden != nil else { return 0 }
+                if let expires = items[r]!.expires, expires <= now { return 1 }
+                if !explicitDomains.isEmpty && !explicitDomains.contains(items[r]!.domain) { return 2 }
+                if !wordDomains.isEmpty && !wordDomains.contains(items[r]!.domain) { return 3 }
+                if hasDateFilter {
+                    guard let date = items[r]!.date, range.admits(date) else { return 4 }
+                }
+                return 5
             }
-            return true
+            switch verdict {
+            case 5: return true
+            case 1: excludedExpired += 1
+            case 2: excludedDomain += 1
+            case 3: excludedNamedDomain += 1
+            case 4: excludedDate += 1
+            default: break
+            }
+            return false
         }
 
         let queryTerms = keyword.queryTerms(text, prefixLastTerm: query.prefixLastTerm)
@@ -122,9 +136,20 @@ extension SearchIndex {
         text: String, terms: [KeywordIndex.QueryTerm], mode: SearchMode, limit: Int, now: Date, prefixLastTerm: Bool,
         passes: (Int32) -> Bool, boostDomains: Set<String>, explain: Bool, report: inout QueryReport
     ) -> [SearchResult] {
+        state.items.withUnsafeBufferPointer { items in
+            rank(text: text, terms: terms, mode: mode, limit: limit, now: now, prefixLastTerm: prefixLastTerm, passes: passes, boostDomains: boostDomains, explain: explain, report: &report, items: items)
+        }
+    }
+
+    /// ``rank`` over the item buffer, where `items[row]!.field` reads one field in place: the
+    /// array's getter would copy the whole item (a dozen retains) for every candidate.
+    private func rank(
+        text: String, terms: [KeywordIndex.QueryTerm], mode: SearchMode, limit: Int, now: Date, prefixLastTerm: Bool,
+        passes: (Int32) -> Bool, boostDomains: Set<String>, explain: Bool, report: inout QueryReport,
+        items: UnsafeBufferPointer<SearchableItem?>
+    ) -> [SearchResult] {
         let capacity = table.capacity
         let fusion = configuration.fusion
-        let items = state.items
 
         // Keyword half: BM25F of every matching row.
         var bm25 = [Float](repeating: 0, count: capacity)
@@ -162,7 +187,8 @@ extension SearchIndex {
             // The int8 scan only nominates: take more, then re-score them exactly.
             if approximate { m = max(m * 2, 40) }
             var best = TopK<ItemID>(k: m)
-            for r in 0..<capacity where items[r] != nil {
+            // The score test first: most rows fail it, and `passes` rejects free rows anyway.
+            for r in 0..<capacity {
                 let s = cosine[r]
                 if s >= best.threshold && passes(Int32(r)) { best.insert(score: s, row: Int32(r), key: items[r]!.id) }
             }
@@ -221,6 +247,13 @@ extension SearchIndex {
         let headHashes = headWords.map(KeywordIndex.wordHash)
         let lastIsPrefix = prefixLastTerm && (text.unicodeScalars.last.map(Analyzer.isWordScalarOrASCIIAlnum) ?? false)
 
+        // Made once per query, not once per candidate.
+        var fusionLabel = ""
+        switch fusion.method {
+        case .linear(let alpha): fusionLabel = "linear α=\(alpha)"
+        case .reciprocalRank(let k): fusionLabel = "rrf k=\(k)"
+        }
+
         func score(_ row: Int32) -> Explanation {
             var e = Explanation()
             e.keywordScore = bm25[Int(row)]
@@ -238,24 +271,24 @@ extension SearchIndex {
                 switch fusion.method {
                 case .linear(let alpha):
                     e.relevance = alpha * e.normalizedKeyword + (1 - alpha) * e.normalizedSemantic
-                    e.fusion = "linear α=\(alpha)"
+                    e.fusion = fusionLabel
                 case .reciprocalRank(let k):
                     e.relevance = (keywordRank[row].map { 1 / (k + Float($0)) } ?? 0) + (semanticRank[row].map { 1 / (k + Float($0)) } ?? 0)
-                    e.fusion = "rrf k=\(k)"
+                    e.fusion = fusionLabel
                 }
             }
-            let item = items[Int(row)]!
+            let r = Int(row)
             let matches = e.keywordScore > 0 || (e.cosine ?? -1) >= fusion.semanticMatchThreshold
-            if matches, e.relevance > 0, let list = donationLog[item.id] {
+            if matches, e.relevance > 0, !donationLog.isEmpty, let list = donationLog[items[r]!.id] {
                 let s = configuration.donations.score(list.map(\.date), now: now)
                 e.donationScore = Float(s)
                 e.donationFactor = configuration.donations.factor(forScore: s)
             }
-            if let hint = item.rankingHint {
+            if let hint = items[r]!.rankingHint {
                 e.rankingHintFactor = 1 + fusion.rankingHintStrength * (Float(min(max(hint, 0), 100)) - 50) / 50
             }
-            if boostDomains.contains(item.domain) { e.domainBoostFactor = fusion.domainBoost }
-            if e.relevance > 0, keyword.titleBegins(row: row, with: headWords, hashes: headHashes, lastIsPrefix: lastIsPrefix, title: { item.title }) {
+            if !boostDomains.isEmpty && boostDomains.contains(items[r]!.domain) { e.domainBoostFactor = fusion.domainBoost }
+            if e.relevance > 0, keyword.titleBegins(row: row, with: headWords, hashes: headHashes, lastIsPrefix: lastIsPrefix, title: { items[r]!.title }) {
                 e.titlePrefixFactor = fusion.titlePrefixBoost
             }
             let factor = e.donationFactor * e.rankingHintFactor * e.domainBoostFactor * e.titlePrefixFactor

@@ -47,7 +47,7 @@ public struct QuantizedRows: Sendable {
     /// Approximate dot products of `query` with every row, into `scores[0..<capacity]`.
     /// - Complexity: O(capacity · dimension) over int8 data.
     public func approximateScores(for query: [Float], into scores: inout [Float]) {
-        precondition(query.count == dimension && dimension % 32 == 0)
+        precondition(query.count == dimension && dimension % 16 == 0)
         if scores.count < capacity { scores += repeatElement(0, count: capacity - scores.count) }
         let peak = query.reduce(Float(0)) { max($0, abs($1)) }
         guard peak > 0 else {
@@ -55,24 +55,25 @@ public struct QuantizedRows: Sendable {
             return
         }
         let qScale = peak / 127
-        var q16 = [Int16](repeating: 0, count: dimension)
-        for j in 0..<dimension { q16[j] = Int16(clamping: Int((query[j] / qScale).rounded())) }
-        let blocks = dimension / 32
+        var q32 = [Int32](repeating: 0, count: dimension)
+        for j in 0..<dimension { q32[j] = Int32(clamping: Int((query[j] / qScale).rounded())) }
+        let blocks = dimension / 16
         let rows = capacity
         codes.withUnsafeBufferPointer { c in
-            q16.withUnsafeBufferPointer { q in
+            q32.withUnsafeBufferPointer { q in
                 scales.withUnsafeBufferPointer { s in
                     scores.withUnsafeMutableBufferPointer { out in
                         let qRaw = UnsafeRawPointer(q.baseAddress!)
                         let cRaw = UnsafeRawPointer(c.baseAddress!)
                         for r in 0..<rows {
+                            // Widen int8 → int32 lane-wise (one sign-extending load per 16
+                            // codes) and multiply-accumulate; |code · q| ≤ 127², no overflow.
                             var acc = SIMD16<Int32>()
                             let rowBase = cRaw + r * dimension
                             for b in 0..<blocks {
-                                let codes8 = rowBase.loadUnaligned(fromByteOffset: b * 32, as: SIMD32<Int8>.self)
-                                let query16 = qRaw.loadUnaligned(fromByteOffset: b * 64, as: SIMD32<Int16>.self)
-                                let product = SIMD32<Int16>(truncatingIfNeeded: codes8) &* query16
-                                acc &+= SIMD16<Int32>(truncatingIfNeeded: product.evenHalf) &+ SIMD16<Int32>(truncatingIfNeeded: product.oddHalf)
+                                let codes8 = rowBase.loadUnaligned(fromByteOffset: b * 16, as: SIMD16<Int8>.self)
+                                let query32 = qRaw.loadUnaligned(fromByteOffset: b * 64, as: SIMD16<Int32>.self)
+                                acc &+= SIMD16<Int32>(truncatingIfNeeded: codes8) &* query32
                             }
                             out[r] = Float(acc.wrappedSum()) * s[r] * qScale
                         }

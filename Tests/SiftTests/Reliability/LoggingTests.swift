@@ -74,7 +74,7 @@ extension Reliability {
             let file = temporary.path("not-a-directory")
             try Data().write(to: file)
             #expect(throws: StoreError.self) { try SearchIndex(configuration: .init(directory: file.appendingPathComponent(Self.secretWords[37]), logger: logger)) }
-            expected.append(("open", 0, "failed: SQLite code -1"))
+            expected.append(("open", 0, "failed: store error"))
 
             let records = logger.records
             #expect(records.map(\.operation) == expected.map(\.operation))
