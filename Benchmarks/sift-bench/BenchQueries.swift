@@ -125,25 +125,10 @@ enum BenchQueries {
 }
 
 /// SplitMix64, for the benchmark's own draws (queries, stand-in weights, bound matrix).
-struct BenchRandom {
-    var state: UInt64
+typealias BenchRandom = SplitMix64
 
-    init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-
-    /// Uniform in 0..<n.
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-
+extension SplitMix64 {
     /// Uniform float in [-1, 1).
     mutating func signedFloat() -> Float { Float(Int64(bitPattern: next()) >> 40) * 0x1p-23 }
 }

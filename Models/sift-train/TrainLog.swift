@@ -37,21 +37,6 @@ struct TrainError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// SplitMix64: a fixed, documented generator so that every run draws the same numbers.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-}
-
 func elapsed(_ since: Date) -> String { String(format: "%.1fs", Date().timeIntervalSince(since)) }
 
 /// Reads a raw little-endian float32 matrix of `columns` columns.

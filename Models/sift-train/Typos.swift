@@ -1,3 +1,5 @@
+import Sift
+
 /// Misspellings a phone keyboard makes — a neighbouring key, a dropped letter, a swapped pair,
 /// a doubled letter — drawn from a seeded generator, for augmenting the word examples.
 struct TypoGenerator {
