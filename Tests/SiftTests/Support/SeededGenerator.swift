@@ -1,17 +1,9 @@
-/// SplitMix64: a small, fast, seedable generator, so random test sequences repeat exactly.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+import Sift
 
-    init(seed: UInt64) { state = seed }
+/// The library's SplitMix64, so random test sequences repeat exactly, with test helpers.
+typealias SeededGenerator = SplitMix64
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// A whole number in `range`.
     mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &self) }
 
