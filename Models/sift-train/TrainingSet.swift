@@ -37,20 +37,7 @@ struct TrainingSet: Sendable {
         var previous: UInt64? = nil
         let featurizer = self.featurizer
         featurizer.forEachTerm(in: text) { term in
-            let key = String(decoding: term, as: UTF8.self)
-            let id: Int32
-            if let known = termIDs[key] {
-                id = known
-            } else {
-                id = Int32(termCount)
-                termIDs[key] = id
-                featurizer.forEachWordFeature(of: term) { bucket, w in
-                    termFeatureBuckets.append(Int32(bucket))
-                    termFeatureWeights.append(w)
-                }
-                termFeatureOffsets.append(Int32(termFeatureBuckets.count))
-            }
-            terms.append(id)
+            terms.append(termID(term, nGramsOnly: false))
             if featurizer.usesBigrams {
                 if let p = previous, let bucket = featurizer.bigramBucket(prefix: p, second: term) {
                     bigrams.append(Int32(bucket))
@@ -58,16 +45,7 @@ struct TrainingSet: Sendable {
                 previous = featurizer.bigramPrefix(term)
             }
         }
-        if terms.isEmpty { return false }
-        exampleTerms += terms
-        exampleTermOffsets.append(Int32(exampleTerms.count))
-        exampleBigrams += bigrams
-        exampleBigramOffsets.append(Int32(exampleBigrams.count))
-        let root = weight.squareRoot()
-        exampleScale.append(root / Float(terms.count))
-        exampleTargetScale.append(root)
-        exampleTarget.append(Int32(target))
-        return true
+        return appendExample(terms: terms, bigrams: bigrams, target: target, weight: weight)
     }
 
     /// Adds `text` with its terms represented by their character n-grams only (no unigram, no
@@ -76,26 +54,38 @@ struct TrainingSet: Sendable {
     @discardableResult
     mutating func addNGramsOnly(_ text: String, target: Int, weight: Float) -> Bool {
         var terms: [Int32] = []
-        let featurizer = self.featurizer
-        featurizer.forEachTerm(in: text) { term in
-            let key = "\u{1}" + String(decoding: term, as: UTF8.self)
-            let id: Int32
-            if let known = termIDs[key] {
-                id = known
-            } else {
-                id = Int32(termCount)
-                termIDs[key] = id
-                featurizer.forEachCharNGram(of: term) { bucket, w in
-                    termFeatureBuckets.append(Int32(bucket))
-                    termFeatureWeights.append(w)
-                }
-                termFeatureOffsets.append(Int32(termFeatureBuckets.count))
+        featurizer.forEachTerm(in: text) { term in terms.append(termID(term, nGramsOnly: true)) }
+        return appendExample(terms: terms, bigrams: [], target: target, weight: weight)
+    }
+
+    /// The id of `term`'s feature set, adding it on first sight: all its word features, or only
+    /// its character n-grams (a separate entry, keyed apart by a leading U+0001).
+    private mutating func termID(_ term: UnsafeBufferPointer<UInt8>, nGramsOnly: Bool) -> Int32 {
+        let key = (nGramsOnly ? "\u{1}" : "") + String(decoding: term, as: UTF8.self)
+        if let known = termIDs[key] { return known }
+        let id = Int32(termCount)
+        termIDs[key] = id
+        if nGramsOnly {
+            featurizer.forEachCharNGram(of: term) { bucket, w in
+                termFeatureBuckets.append(Int32(bucket))
+                termFeatureWeights.append(w)
             }
-            terms.append(id)
+        } else {
+            featurizer.forEachWordFeature(of: term) { bucket, w in
+                termFeatureBuckets.append(Int32(bucket))
+                termFeatureWeights.append(w)
+            }
         }
+        termFeatureOffsets.append(Int32(termFeatureBuckets.count))
+        return id
+    }
+
+    /// Records one example; false (and nothing recorded) when it has no terms.
+    private mutating func appendExample(terms: [Int32], bigrams: [Int32], target: Int, weight: Float) -> Bool {
         if terms.isEmpty { return false }
         exampleTerms += terms
         exampleTermOffsets.append(Int32(exampleTerms.count))
+        exampleBigrams += bigrams
         exampleBigramOffsets.append(Int32(exampleBigrams.count))
         let root = weight.squareRoot()
         exampleScale.append(root / Float(terms.count))
