@@ -35,6 +35,6 @@ done
 .build/release/sift-train train --corpus "$C" --out "$OUT" --log "$ROOT/Models/train.log" \
     --extra-words "$C/domain_words.tsv" --extra-sentences "$C/domain_sentences.txt" \
     --bigram-weight 0.3 --word-example-weight 0.25 --typo-top 100000 --typo-copies 3 --typo-weight 1 \
-    --filter-bits 24 --iterations 64 --checkpoints 32,48,56 \
+    --filter-bits 24 --iterations 96 --checkpoints 64,80 \
     --similarity "$DATA/similarity" --beir "$DATA/scifact" --split train --split test \
     --typo "$CACHE/scifact-typo-11" --typo "$CACHE/scifact-typo-23"

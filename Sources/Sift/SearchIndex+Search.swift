@@ -26,6 +26,14 @@ extension SearchIndex {
             namedDomains = parsed.domains
             if let r = parsed.dateRange { range = range.narrowed(by: r) }
         }
+        if query.correctsSpelling && query.mode != .keyword {
+            // Keyword mode stays literal BM25F. The word being typed is a prefix, not a typo.
+            let typing = query.prefixLastTerm && (text.unicodeScalars.last.map(Analyzer.isWordScalarOrASCIIAlnum) ?? false)
+            let fixed = SpellingCorrector().correct(
+                text, keyword: keyword, vocabulary: configuration.embedder as? any WordVocabulary, keepLastWord: typing)
+            text = fixed.text
+            report.understood += fixed.corrections.map { "spelling: \"\($0.typed)\" → \"\($0.corrected)\"" }
+        }
         report.searchedText = text
 
         var mode = query.mode

@@ -29,13 +29,25 @@ public actor SearchIndex {
         /// ``StoreError`` naming the store and SQLite's reason; nothing on disk is created or
         /// changed (a model change re-embeds in memory only).
         public var readOnly: Bool
+        /// How many times an item's title counts in its vector (1: once, as in the text).
+        /// 5 was best on SciFact train and Cranfield (semantic and hybrid nDCG@10; see
+        /// `Benchmarks/RESULTS.md`). Part of ``vectorFingerprint``: changing it re-embeds.
+        public var titleEmbeddingWeight: Float
+
+        /// What the stored vectors depend on: the model's fingerprint and the title weight.
+        public var vectorFingerprint: String? {
+            guard let f = embedder?.fingerprint else { return nil }
+            return titleEmbeddingWeight == 1 ? f : "\(f)+title×\(titleEmbeddingWeight)"
+        }
 
         public init(
             directory: URL?, embedder: (any Embedder)? = nil, bm25: BM25Parameters = .default,
             donations: DonationBoost = DonationBoost(), fusion: FusionParameters = .default,
             clock: @escaping @Sendable () -> Date = { Date() }, logger: any SiftLogger = NullLogger(),
-            codec: any RecordCodec = PlainCodec(), quantizedScan: Bool = false, readOnly: Bool = false
+            codec: any RecordCodec = PlainCodec(), quantizedScan: Bool = false, readOnly: Bool = false,
+            titleEmbeddingWeight: Float = 5
         ) {
+            self.titleEmbeddingWeight = titleEmbeddingWeight
             self.codec = codec
             self.readOnly = readOnly
             self.quantizedScan = quantizedScan
@@ -103,14 +115,14 @@ public actor SearchIndex {
         let started = Date()
         store = try Store(directory: configuration.directory, codec: configuration.codec, readOnly: configuration.readOnly)
         var state = IndexState(keyword: KeywordIndex(parameters: configuration.bm25), vectors: configuration.embedder.map { VectorIndex(dimension: $0.dimension, quantized: configuration.quantizedScan) })
-        let fingerprint = configuration.embedder?.fingerprint
+        let fingerprint = configuration.vectorFingerprint
         let storedFingerprint = try store.meta(Self.modelKey)
         let reembed = fingerprint != nil && storedFingerprint != fingerprint
         var rewritten: [StoreMutation] = []
         try store.forEachItem { stored in
             var stored = stored
             if let embedder = configuration.embedder, reembed || stored.vector?.count != embedder.dimension {
-                stored.vector = embedder.embed(stored.item.embeddingText)
+                stored.vector = embedder.embed(item: stored.item, titleWeight: configuration.titleEmbeddingWeight)
                 rewritten.append(.upsert(stored))
             }
             state.project(stored)
@@ -182,7 +194,7 @@ public actor SearchIndex {
         let started = Date()
         do {
             var meta = meta
-            if let f = configuration.embedder?.fingerprint { meta[Self.modelKey] = f }
+            if let f = configuration.vectorFingerprint { meta[Self.modelKey] = f }
             try store.apply(pending.map(Self.mutation), meta: meta)
         } catch {
             configuration.logger.log(LogRecord(operation: operation, index: name, itemCount: count, duration: Date().timeIntervalSince(started), outcome: "failed: \(Self.describe(error))"))
@@ -224,7 +236,7 @@ public actor SearchIndex {
                 if isIndexed(item.id) { pending.append(.delete([item.id])) }
                 continue
             }
-            let vector = configuration.embedder?.embed(item.embeddingText)
+            let vector = configuration.embedder?.embed(item: item, titleWeight: configuration.titleEmbeddingWeight)
             pending.append(.upsert(StoredItem(item: item, vector: vector)))
             upserted.insert(item.id)
             summary.indexed += 1

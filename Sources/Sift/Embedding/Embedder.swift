@@ -9,14 +9,58 @@ public protocol Embedder: Sendable {
     /// Writes the L2-normalised vector of `text` into `output` (exactly `dimension` floats).
     /// A text with no features gets the zero vector.
     func embed(_ text: String, into output: UnsafeMutableBufferPointer<Float>)
+    /// Writes the L2-normalised vector of several texts weighted together (an item's title
+    /// counting more than its body). The default sums the parts' unit vectors times their
+    /// weights; a model that can weight features directly does so instead.
+    func embed(weighted parts: [(text: String, weight: Float)], into output: UnsafeMutableBufferPointer<Float>)
 }
 
 extension Embedder {
+    public func embed(weighted parts: [(text: String, weight: Float)], into output: UnsafeMutableBufferPointer<Float>) {
+        output.update(repeating: 0)
+        var part = [Float](repeating: 0, count: dimension)
+        for (text, weight) in parts where weight != 0 {
+            part.withUnsafeMutableBufferPointer { embed(text, into: $0) }
+            for j in 0..<dimension { output[j] += weight * part[j] }
+        }
+        normalizeOrZero(output)
+    }
+
+    /// The L2-normalised vector of `item`: its ``SearchableItem/embeddingText`` with the title
+    /// counted `titleWeight` times in all (short queries name what titles say).
+    public func embed(item: SearchableItem, titleWeight: Float) -> [Float] {
+        var parts = [(text: item.embeddingText, weight: Float(1))]
+        if !item.title.isEmpty && titleWeight != 1 { parts.append((item.title, titleWeight - 1)) }
+        return [Float](unsafeUninitializedCapacity: dimension) { buffer, count in
+            if parts.count == 1 { embed(parts[0].text, into: buffer) } else { embed(weighted: parts, into: buffer) }
+            count = dimension
+        }
+    }
+
     /// The L2-normalised vector of `text`.
     public func embed(_ text: String) -> [Float] {
         [Float](unsafeUninitializedCapacity: dimension) { buffer, count in
             embed(text, into: buffer)
             count = dimension
         }
+    }
+}
+
+/// A model that can tell which words it learned: spelling correction leaves those alone.
+public protocol WordVocabulary: Sendable {
+    /// Whether `word` (a normalised, lower-case word) was (probably) in the training vocabulary.
+    func recognizes(word: String) -> Bool
+}
+
+/// Scales `v` to unit length, or zeroes it when it has no length (or is not finite).
+@inline(__always)
+func normalizeOrZero(_ v: UnsafeMutableBufferPointer<Float>) {
+    var sum: Float = 0
+    for x in v { sum += x * x }
+    if sum > 0 && sum.isFinite {
+        let inv = 1 / sum.squareRoot()
+        for j in v.indices { v[j] *= inv }
+    } else {
+        v.update(repeating: 0)
     }
 }

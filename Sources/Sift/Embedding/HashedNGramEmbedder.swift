@@ -96,6 +96,20 @@ public struct HashedNGramEmbedder: Embedder {
         }
     }
 
+    /// Writes the L2-normalised weighted sum of the parts' feature rows: the same vector as
+    /// one text in which each part occurs `weight` times, without bigrams across the seams.
+    public func embed(weighted parts: [(text: String, weight: Float)], into output: UnsafeMutableBufferPointer<Float>) {
+        precondition(output.count == dimension, "output must have \(dimension) components")
+        output.update(repeating: 0)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: dimension) { part in
+            for (text, weight) in parts where weight != 0 {
+                accumulate(text, into: part)
+                for j in 0..<dimension { output[j] += weight * part[j] }
+            }
+        }
+        normalizeOrZero(output)
+    }
+
     /// Writes the unnormalised weighted sum of the rows of `text`'s features into `output`.
     /// - Complexity: O(features × dimension).
     public func accumulate(_ text: String, into output: UnsafeMutableBufferPointer<Float>) {
@@ -118,5 +132,15 @@ public struct HashedNGramEmbedder: Embedder {
             }
             if n > 0 { table.accumulate(UnsafeBufferPointer(rebasing: batch[0..<n]), into: acc) }
         }
+    }
+}
+
+extension HashedNGramEmbedder: WordVocabulary {
+    /// Whether the model's vocabulary filter holds `word`'s unigram feature; false for a model
+    /// without a filter (then every word counts as unknown to it).
+    public func recognizes(word: String) -> Bool {
+        guard let filter = featurizer.vocabulary else { return false }
+        var w = word
+        return w.withUTF8 { filter.contains(NGramFeaturizer.unigramHash($0)) }
     }
 }

@@ -30,12 +30,16 @@ public struct SearchQuery: Sendable {
     public var prefixLastTerm: Bool
     /// Attach an ``Explanation`` to every result.
     public var explain: Bool
+    /// Correct words that neither the index nor the model knows to the nearest index word one
+    /// edit away (``SpellingCorrector``); the report lists each correction.
+    public var correctsSpelling: Bool
 
     public init(
         _ text: String, limit: Int = 10, mode: SearchMode = .hybrid, domains: [String] = [],
         since: Date? = nil, until: Date? = nil, now: Date? = nil, understandsPhrases: Bool = true,
-        prefixLastTerm: Bool = true, explain: Bool = false
+        prefixLastTerm: Bool = true, explain: Bool = false, correctsSpelling: Bool = true
     ) {
+        self.correctsSpelling = correctsSpelling
         self.text = text
         self.limit = limit
         self.mode = mode

@@ -122,7 +122,7 @@ extension Reliability {
         }
 
         private static func check(store: URL, corpus: CrashCorpus, model: HashedNGramEmbedder, probes: [Int], trial: Int) async throws -> Int {
-            let index = try SearchIndex(configuration: .init(directory: store, embedder: model))
+            let index = try SearchIndex(configuration: .init(directory: store, embedder: model, titleEmbeddingWeight: 1))
             #expect(try await index.integrityCheck() == "ok", "trial \(trial)")
             try await index.checkInvariants()
             let state = try await index.lastClientState()
