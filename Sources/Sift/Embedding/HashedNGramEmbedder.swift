@@ -85,15 +85,7 @@ public struct HashedNGramEmbedder: Embedder {
     public func embed(_ text: String, into output: UnsafeMutableBufferPointer<Float>) {
         precondition(output.count == dimension, "output must have \(dimension) components")
         accumulate(text, into: output)
-        let acc = output.baseAddress!
-        var sum: Float = 0
-        for j in 0..<dimension { sum += acc[j] * acc[j] }
-        if sum > 0 && sum.isFinite {
-            let inv = 1 / sum.squareRoot()
-            for j in 0..<dimension { acc[j] *= inv }
-        } else {
-            output.update(repeating: 0)
-        }
+        normalizeOrZero(output)
     }
 
     /// Writes the L2-normalised weighted sum of the parts' feature rows: the same vector as
