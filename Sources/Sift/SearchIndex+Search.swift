@@ -234,6 +234,31 @@ extension SearchIndex {
             for row in candidates { cosine[Int(row)] = vectors.exactScore(for: q2, row: row) }
         }
 
+        // Keyword feedback (RM3-like): the best first-pass result lends its most telling terms
+        // to the keyword query, which re-scores the candidates (it adds none).
+        var feedbackScore: [Int32: Float] = [:]
+        if mode == .hybrid, fusion.keywordFeedbackDocuments > 0, fusion.keywordFeedbackTerms > 0, !cosine.isEmpty,
+           case .linear(let alpha) = fusion.method {
+            var maxB: Float = 0, tc: Float = -1, fc: Float = 1
+            for row in candidates { maxB = max(maxB, bm25[Int(row)]); tc = max(tc, cosine[Int(row)]); fc = min(fc, cosine[Int(row)]) }
+            var first = TopK<ItemID>(k: fusion.keywordFeedbackDocuments)
+            for row in candidates {
+                let k = maxB > 0 ? bm25[Int(row)] / maxB : 0
+                let c = tc > fc ? (cosine[Int(row)] - fc) / (tc - fc) : 1
+                first.insert(score: alpha * k + (1 - alpha) * c, row: row, key: items[Int(row)]!.id)
+            }
+            let feedbackItems = first.sorted().map { items[Int($0.row)]! }
+            let exclude = Set(terms.flatMap(\.terms))
+            let feedbackTerms = keyword.feedbackTerms(of: feedbackItems, exclude: exclude, count: fusion.keywordFeedbackTerms)
+            report.feedbackTerms = feedbackTerms
+            let scale = fusion.keywordFeedbackWeight * Float(terms.count)
+            feedbackScore = keyword.feedbackScores(feedbackTerms) { isCandidate[Int($0)] }
+            for (row, s) in feedbackScore {
+                feedbackScore[row] = scale * s
+                bm25[Int(row)] += scale * s
+            }
+        }
+
         // Fusion inputs.
         var maxBM25: Float = 0
         var topCos: Float = -1, floorCos: Float = 1
@@ -265,6 +290,7 @@ extension SearchIndex {
         func score(_ row: Int32) -> Explanation {
             var e = Explanation()
             e.keywordScore = bm25[Int(row)]
+            e.keywordFeedbackScore = feedbackScore[row] ?? 0
             e.cosine = cosine.isEmpty ? nil : cosine[Int(row)]
             e.normalizedKeyword = maxBM25 > 0 ? e.keywordScore / maxBM25 : 0
             if let c = e.cosine { e.normalizedSemantic = topCos > floorCos ? (c - floorCos) / (topCos - floorCos) : 1 }

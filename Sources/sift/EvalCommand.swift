@@ -18,6 +18,8 @@ enum EvalCommand: Command {
             OptionSpec(names: ["--bm25"], value: "K1,B,WT,WK,WC", help: "BM25F parameters to try: k1, b, and the title, keywords and content weights"),
             OptionSpec(names: ["--fusion"], value: "METHOD", help: "hybrid fusion to try: linear:ALPHA or rrf:K"),
             OptionSpec(names: ["--candidates"], value: "N", help: "semantic candidates joining the keyword matches (default 100)"),
+            OptionSpec(names: ["--feedback"], value: "D,W", help: "vector feedback to try: first-pass documents, weight (default 3,2; 0,0 off)"),
+            OptionSpec(names: ["--keyword-feedback"], value: "D,T,W", help: "keyword feedback to try: first-pass documents, terms, weight (default 1,20,0.4; 0,0,0 off)"),
         ],
         positionals: 0...0)
 
@@ -53,6 +55,21 @@ enum EvalCommand: Command {
             }
         }
         fusion.semanticCandidates = try a.int("--candidates", default: fusion.semanticCandidates, range: 1...100_000)
+        if let text = a.value("--feedback") {
+            let p = text.split(separator: ",").map(String.init)
+            guard p.count == 2, let d = Int(p[0]), d >= 0, let w = Float(p[1]), w >= 0 else { throw UsageError("--feedback expects DOCS,WEIGHT (e.g. 3,2), got \"\(text)\"") }
+            fusion.feedbackDocuments = d
+            fusion.feedbackWeight = w
+        }
+        if let text = a.value("--keyword-feedback") {
+            let p = text.split(separator: ",").map(String.init)
+            guard p.count == 3, let d = Int(p[0]), d >= 0, let t = Int(p[1]), t >= 0, let w = Float(p[2]), w >= 0 else {
+                throw UsageError("--keyword-feedback expects DOCS,TERMS,WEIGHT (e.g. 1,20,0.4), got \"\(text)\"")
+            }
+            fusion.keywordFeedbackDocuments = d
+            fusion.keywordFeedbackTerms = t
+            fusion.keywordFeedbackWeight = w
+        }
         let evaluation = RetrievalEvaluation(mode: mode, embedder: embedder, bm25: bm25, fusion: fusion)
 
         if a.value("--as-you-type") != nil {

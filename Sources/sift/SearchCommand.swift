@@ -40,7 +40,8 @@ enum SearchCommand: Command {
                 return o
             }]
             if query.explain {
-                object["query"] = ["searched_text": report.searchedText, "understood": report.understood, "filters": report.filters, "exclusions": report.exclusions, "mode": report.mode.rawValue, "candidates": report.candidates]
+                object["query"] = ["searched_text": report.searchedText, "understood": report.understood, "filters": report.filters, "exclusions": report.exclusions, "mode": report.mode.rawValue, "candidates": report.candidates,
+                                   "feedback_terms": report.feedbackTerms.map { ["term": $0.term, "weight": jsonNumber($0.weight)] as [String: Any] }]
             }
             context.printJSON(object)
             return .success
@@ -51,6 +52,9 @@ enum SearchCommand: Command {
             for line in report.filters { print("filter: \(line)") }
             for line in report.exclusions { print("excluded: \(line)") }
             print("candidates: \(report.candidates)")
+            if !report.feedbackTerms.isEmpty {
+                print("keyword feedback: " + report.feedbackTerms.map { "\($0.term) " + String(format: "%.3f", $0.weight) }.joined(separator: ", "))
+            }
             print("")
         }
         if results.isEmpty { print("no results") }
@@ -67,7 +71,7 @@ enum SearchCommand: Command {
 
     static func explanationJSON(_ e: Explanation) -> [String: Any] {
         [
-            "bm25f": jsonNumber(e.keywordScore), "cosine": e.cosine.map { jsonNumber($0) } ?? NSNull(),
+            "bm25f": jsonNumber(e.keywordScore), "bm25f_feedback": jsonNumber(e.keywordFeedbackScore), "cosine": e.cosine.map { jsonNumber($0) } ?? NSNull(),
             "normalized_keyword": jsonNumber(e.normalizedKeyword), "normalized_semantic": jsonNumber(e.normalizedSemantic),
             "fusion": e.fusion, "relevance": jsonNumber(e.relevance), "donation_score": jsonNumber(e.donationScore),
             "donation_factor": jsonNumber(e.donationFactor), "ranking_hint_factor": jsonNumber(e.rankingHintFactor),
@@ -85,7 +89,9 @@ enum SearchCommand: Command {
             print("      term \(t.term): " + String(format: "idf %.3f; tf title %d keywords %d content %d; weighted %.3f + %.3f + %.3f → bm25f %.4f",
                          t.idf, t.frequencies[0], t.frequencies[1], t.frequencies[2], t.fieldParts[0], t.fieldParts[1], t.fieldParts[2], t.score))
         }
-        var line = String(format: "      bm25f %.4f (norm %.3f)", e.keywordScore, e.normalizedKeyword)
+        var line = String(format: "      bm25f %.4f", e.keywordScore)
+        if e.keywordFeedbackScore > 0 { line += String(format: " (of it feedback terms %.4f)", e.keywordFeedbackScore) }
+        line += String(format: " (norm %.3f)", e.normalizedKeyword)
         if let c = e.cosine { line += String(format: "; cosine %.4f (norm %.3f)", c, e.normalizedSemantic) }
         line += "; \(e.fusion) → relevance " + String(format: "%.4f", e.relevance)
         print(line)

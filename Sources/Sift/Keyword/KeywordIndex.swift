@@ -286,6 +286,20 @@ public struct KeywordIndex: Sendable {
         }
     }
 
+    /// Calls `body` with each row holding the index term `term` and the term's BM25F score there.
+    /// - Complexity: O(p) over the term's postings.
+    func forEachScore(ofTerm term: String, _ body: (Int32, Float) -> Void) {
+        guard let id = termIDs[term] else { return }
+        let averages = averageLengths
+        let k1 = parameters.k1
+        let list = postings[Int(id)]
+        let idf = self.idf(documentFrequency: list.count)
+        for p in list {
+            let tf = pseudoFrequency(p, averages: averages)
+            body(p.row, idf * tf * (k1 + 1) / (k1 + tf))
+        }
+    }
+
     /// The BM25F score of one document, as ``accumulate(_:scores:touched:)`` computes it.
     public func score(_ query: [QueryTerm], row: Int32) -> Float {
         explain(query, row: row).reduce(0) { $0 + $1.score }

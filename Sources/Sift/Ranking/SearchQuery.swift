@@ -70,6 +70,8 @@ public struct Explanation: Sendable, Equatable {
     /// Per query term: idf, raw frequency and weighted part per field, BM25F score.
     public var keywordTerms: [KeywordIndex.TermExplanation] = []
     public var keywordScore: Float = 0
+    /// The part of ``keywordScore`` that keyword feedback terms added (hybrid mode).
+    public var keywordFeedbackScore: Float = 0
     public var cosine: Float?
     /// The fusion inputs, each in 0…1.
     public var normalizedKeyword: Float = 0
@@ -95,4 +97,6 @@ public struct QueryReport: Sendable, Equatable {
     public var exclusions: [String] = []
     public var mode: SearchMode = .hybrid
     public var candidates: Int = 0
+    /// The terms keyword feedback added to the query (hybrid mode), with their shares.
+    public var feedbackTerms: [KeywordIndex.FeedbackTerm] = []
 }

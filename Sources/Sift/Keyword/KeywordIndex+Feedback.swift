@@ -1,0 +1,53 @@
+import Foundation
+
+/// Keyword-side pseudo-relevance feedback (RM3-like; Lavrenko & Croft 2001, Abdul-Jaleel et
+/// al. 2004): the best first-pass result lends its most telling terms to the query, which then
+/// re-scores the candidates it already has. It never adds a candidate.
+extension KeywordIndex {
+    /// One feedback term and its share of the feedback weight (the shares sum to 1).
+    public struct FeedbackTerm: Sendable, Equatable {
+        public var term: String
+        public var weight: Float
+    }
+
+    /// The `count` index terms of `items` with the highest `Σ_d tf(t, d) / |d| · idf(t)`,
+    /// leaving out `exclude` and terms held by one document only; ties broken by the term.
+    /// - Complexity: O(length of the items' text + t log t) for t distinct terms.
+    public func feedbackTerms(of items: [SearchableItem], exclude: Set<String>, count: Int) -> [FeedbackTerm] {
+        guard count > 0 else { return [] }
+        var weight: [String: Float] = [:]
+        for item in items {
+            var tf: [String: Int] = [:]
+            var length = 0
+            for text in [item.title, item.keywords.joined(separator: " "), item.content] {
+                for term in indexTerms(text) {
+                    tf[term, default: 0] += 1
+                    length += 1
+                }
+            }
+            guard length > 0 else { continue }
+            for (term, n) in tf where !exclude.contains(term) {
+                let df = documentFrequency(term)
+                guard df > 1 else { continue }
+                weight[term, default: 0] += Float(n) / Float(length) * idf(documentFrequency: df)
+            }
+        }
+        let ranked = weight.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.prefix(count)
+        let sum = ranked.reduce(Float(0)) { $0 + $1.value }
+        guard sum > 0 else { return [] }
+        return ranked.map { FeedbackTerm(term: $0.key, weight: $0.value / sum) }
+    }
+
+    /// `Σ_t weight(t) · BM25F(t, row)` over `terms` for each row that `admits` and that holds
+    /// at least one of them.
+    /// - Complexity: O(Σ p) over the postings of the feedback terms.
+    public func feedbackScores(_ terms: [FeedbackTerm], admits: (Int32) -> Bool) -> [Int32: Float] {
+        var scores: [Int32: Float] = [:]
+        for t in terms {
+            forEachScore(ofTerm: t.term) { row, s in
+                if admits(row) { scores[row, default: 0] += t.weight * s }
+            }
+        }
+        return scores
+    }
+}
