@@ -23,9 +23,10 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        .target(name: "CSiftKernels"),
         .target(
             name: "Sift",
-            dependencies: ["CBLAS", "CLAPACKE", "CSQLite", "COpenSSL"]),
+            dependencies: ["CBLAS", "CLAPACKE", "CSQLite", "COpenSSL", "CSiftKernels"]),
         .executableTarget(name: "sift", dependencies: ["Sift"]),
         .executableTarget(
             name: "sift-bench", dependencies: ["Sift", "CSQLite"],
@@ -37,7 +38,7 @@ let package = Package(
         .executableTarget(
             name: "sift-example", dependencies: ["Sift", "SobrietyTracker"],
             path: "Examples/sift-example"),
-        .testTarget(name: "SiftTests", dependencies: ["Sift"]),
+        .testTarget(name: "SiftTests", dependencies: ["Sift", "CSiftKernels"]),
         .testTarget(name: "SobrietyTrackerTests", dependencies: ["SobrietyTracker", "Sift"]),
     ],
     swiftLanguageModes: [.v6]

@@ -12,6 +12,14 @@ func monotonicNanoseconds() -> UInt64 {
     DispatchTime.now().uptimeNanoseconds
 }
 
+/// CPU time of the calling thread in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`): what one core
+/// spent, whatever else the shared machine runs.
+func threadCPUNanoseconds() -> UInt64 {
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+}
+
 /// Milliseconds since `start` (from ``monotonicNanoseconds()``).
 @inline(__always)
 func millisecondsSince(_ start: UInt64) -> Double {

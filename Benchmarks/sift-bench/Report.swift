@@ -146,6 +146,7 @@ enum TableFormat {
             switch r.measure {
             case "embed", "index":
                 sift = r.number("per_s").map { rate($0) + (r.measure == "embed" ? " texts/s" : " items/s") } ?? (r.string("note") ?? "–")
+                if let cpu = r.number("cpu_per_s") { sift += " (\(rate(cpu))/CPU-s)" }
                 peerFigure = r.number("peer_per_s").map { rate($0) + "/s" } ?? (r.string("peer_note") ?? "")
                 if r.measure == "embed", let t = r.number("texts") { extra = "\(Int(t)) texts of 30 words, 1 thread" }
                 if r.measure == "index", let b = r.number("batch") { extra = "batches of \(Int(b)), committed" }

@@ -1,3 +1,5 @@
+import CSiftKernels
+
 /// The bucket rows of a hashed n-gram model: `bucketCount` rows of `dimension` weights, either
 /// int8 with an fp32 scale stored just before each row, or fp32. Backed by a memory-mapped model
 /// file or by owned memory. (The bytes are little-endian, as on every platform Sift runs on.)
@@ -62,11 +64,8 @@ final class EmbeddingTable: @unchecked Sendable {
 
     deinit { owned?.deallocate() }
 
-    /// A bucket and the weight its row is added with.
-    struct Term {
-        var bucket: Int32
-        var weight: Float
-    }
+    /// A bucket and the weight its row is added with (`bucket`, `weight`).
+    typealias Term = sift_term
 
     /// `acc += Σ weight × row(bucket)` over `terms`. Rows are added four at a time, so that four
     /// cache misses are in flight at once (the table is far larger than the caches and a random
@@ -78,22 +77,9 @@ final class EmbeddingTable: @unchecked Sendable {
         var i = 0
         switch quantization {
         case .int8RowScaled:
-            @inline(__always) func row(_ k: Int) -> (UnsafePointer<Int8>, Float) {
-                let r = rows + Int(terms[k].bucket) * stride
-                return ((r + 4).assumingMemoryBound(to: Int8.self), r.loadUnaligned(as: Float.self) * terms[k].weight)
-            }
-            while i + 4 <= n {
-                let (q0, s0) = row(i), (q1, s1) = row(i + 1), (q2, s2) = row(i + 2), (q3, s3) = row(i + 3)
-                for j in 0..<d {
-                    acc[j] += (Float(q0[j]) * s0 + Float(q1[j]) * s1) + (Float(q2[j]) * s2 + Float(q3[j]) * s3)
-                }
-                i += 4
-            }
-            while i < n {
-                let (q, s) = row(i)
-                for j in 0..<d { acc[j] += Float(q[j]) * s }
-                i += 1
-            }
+            // In C (`CSiftKernels`): AVX2 where the CPU has it, chosen at run time, with the
+            // next four rows prefetched; the same sums, in the same order, as the fp32 path.
+            sift_accumulate_int8_rows(acc, rows, stride, terms.baseAddress, n, d)
         case .float32:
             @inline(__always) func row(_ k: Int) -> (UnsafePointer<Float>, Float) {
                 ((rows + Int(terms[k].bucket) * stride).assumingMemoryBound(to: Float.self), terms[k].weight)

@@ -1,0 +1,125 @@
+// Hot loops of the embedding model, with a runtime choice of AVX2 on x86-64 (the package is
+// built for generic x86-64, so the compiler may not use AVX2 elsewhere).
+#include "sift_kernels.h"
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#define SIFT_X86 1
+#endif
+
+static inline float row_factor(const unsigned char *row, float weight) {
+    float scale;
+    memcpy(&scale, row, sizeof scale);
+    return scale * weight;
+}
+
+void sift_accumulate_int8_rows_portable(float *acc, const unsigned char *rows, size_t stride,
+                                const sift_term *terms, size_t n, size_t dim) {
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const unsigned char *r0 = rows + (size_t)terms[i].bucket * stride;
+        const unsigned char *r1 = rows + (size_t)terms[i + 1].bucket * stride;
+        const unsigned char *r2 = rows + (size_t)terms[i + 2].bucket * stride;
+        const unsigned char *r3 = rows + (size_t)terms[i + 3].bucket * stride;
+        float s0 = row_factor(r0, terms[i].weight), s1 = row_factor(r1, terms[i + 1].weight);
+        float s2 = row_factor(r2, terms[i + 2].weight), s3 = row_factor(r3, terms[i + 3].weight);
+        const int8_t *q0 = (const int8_t *)(r0 + 4), *q1 = (const int8_t *)(r1 + 4);
+        const int8_t *q2 = (const int8_t *)(r2 + 4), *q3 = (const int8_t *)(r3 + 4);
+        for (size_t j = 0; j < dim; j++) {
+            float a = (float)q0[j] * s0 + (float)q1[j] * s1;
+            float b = (float)q2[j] * s2 + (float)q3[j] * s3;
+            acc[j] += a + b;
+        }
+    }
+    for (; i < n; i++) {
+        const unsigned char *r = rows + (size_t)terms[i].bucket * stride;
+        float s = row_factor(r, terms[i].weight);
+        const int8_t *q = (const int8_t *)(r + 4);
+        for (size_t j = 0; j < dim; j++) acc[j] += (float)q[j] * s;
+    }
+}
+
+#ifdef SIFT_X86
+static inline void prefetch_row(const unsigned char *r, size_t stride) {
+    for (size_t o = 0; o < stride; o += 64) _mm_prefetch((const char *)r + o, _MM_HINT_T0);
+    _mm_prefetch((const char *)r + stride - 1, _MM_HINT_T0);
+}
+
+__attribute__((target("avx2")))
+static inline __m256 widen8(const int8_t *q) {
+    return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)q)));
+}
+
+__attribute__((target("avx2")))
+static void accumulate_avx2(float *acc, const unsigned char *rows, size_t stride,
+                            const sift_term *terms, size_t n, size_t dim) {
+    size_t i = 0;
+    size_t d8 = dim & ~(size_t)7;
+    for (; i + 4 <= n; i += 4) {
+        // The next four rows are fetched while these four are added: the table is far larger
+        // than the caches, so each row is a miss and the loop waits on memory, not arithmetic.
+        for (size_t k = i + 4; k < i + 8 && k < n; k++) prefetch_row(rows + (size_t)terms[k].bucket * stride, stride);
+        const unsigned char *r0 = rows + (size_t)terms[i].bucket * stride;
+        const unsigned char *r1 = rows + (size_t)terms[i + 1].bucket * stride;
+        const unsigned char *r2 = rows + (size_t)terms[i + 2].bucket * stride;
+        const unsigned char *r3 = rows + (size_t)terms[i + 3].bucket * stride;
+        float s0 = row_factor(r0, terms[i].weight), s1 = row_factor(r1, terms[i + 1].weight);
+        float s2 = row_factor(r2, terms[i + 2].weight), s3 = row_factor(r3, terms[i + 3].weight);
+        const int8_t *q0 = (const int8_t *)(r0 + 4), *q1 = (const int8_t *)(r1 + 4);
+        const int8_t *q2 = (const int8_t *)(r2 + 4), *q3 = (const int8_t *)(r3 + 4);
+        __m256 v0 = _mm256_set1_ps(s0), v1 = _mm256_set1_ps(s1), v2 = _mm256_set1_ps(s2), v3 = _mm256_set1_ps(s3);
+        size_t j = 0;
+        for (; j < d8; j += 8) {
+            __m256 a = _mm256_add_ps(_mm256_mul_ps(widen8(q0 + j), v0), _mm256_mul_ps(widen8(q1 + j), v1));
+            __m256 b = _mm256_add_ps(_mm256_mul_ps(widen8(q2 + j), v2), _mm256_mul_ps(widen8(q3 + j), v3));
+            _mm256_storeu_ps(acc + j, _mm256_add_ps(_mm256_loadu_ps(acc + j), _mm256_add_ps(a, b)));
+        }
+        for (; j < dim; j++) {
+            float a = (float)q0[j] * s0 + (float)q1[j] * s1;
+            float b = (float)q2[j] * s2 + (float)q3[j] * s3;
+            acc[j] += a + b;
+        }
+    }
+    for (; i < n; i++) {
+        const unsigned char *r = rows + (size_t)terms[i].bucket * stride;
+        float s = row_factor(r, terms[i].weight);
+        const int8_t *q = (const int8_t *)(r + 4);
+        __m256 v = _mm256_set1_ps(s);
+        size_t j = 0;
+        for (; j < d8; j += 8) _mm256_storeu_ps(acc + j, _mm256_add_ps(_mm256_loadu_ps(acc + j), _mm256_mul_ps(widen8(q + j), v)));
+        for (; j < dim; j++) acc[j] += (float)q[j] * s;
+    }
+}
+
+static int have_avx2(void) {
+    // Every thread computes the same value; relaxed atomics keep that race-free.
+    static int cached = -1;
+    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (v < 0) {
+        __builtin_cpu_init();
+        v = __builtin_cpu_supports("avx2") ? 1 : 0;
+        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+    }
+    return v;
+}
+#endif
+
+int sift_kernels_avx2(void) {
+#ifdef SIFT_X86
+    return have_avx2();
+#else
+    return 0;
+#endif
+}
+
+void sift_accumulate_int8_rows(float *acc, const void *rows, size_t stride,
+                               const sift_term *terms, size_t n, size_t dim) {
+#ifdef SIFT_X86
+    if (have_avx2()) {
+        accumulate_avx2(acc, (const unsigned char *)rows, stride, terms, n, dim);
+        return;
+    }
+#endif
+    sift_accumulate_int8_rows_portable(acc, (const unsigned char *)rows, stride, terms, n, dim);
+}
