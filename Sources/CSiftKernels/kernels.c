@@ -105,6 +105,56 @@ static int have_avx2(void) {
 }
 #endif
 
+void sift_int8_dot_scores_portable(const int8_t *codes, const float *scales, size_t rows, size_t dim,
+                                   const int8_t *query, float query_scale, float *out) {
+    for (size_t r = 0; r < rows; r++) {
+        const int8_t *row = codes + r * dim;
+        int32_t sum = 0;
+        for (size_t j = 0; j < dim; j++) sum += (int32_t)row[j] * (int32_t)query[j];
+        out[r] = (float)sum * scales[r] * query_scale;
+    }
+}
+
+#ifdef SIFT_X86
+__attribute__((target("avx2")))
+static void int8_dot_scores_avx2(const int8_t *codes, const float *scales, size_t rows, size_t dim,
+                                 const int8_t *query, float query_scale, float *out) {
+    size_t d32 = dim & ~(size_t)31;
+    const __m256i ones = _mm256_set1_epi16(1);
+    for (size_t r = 0; r < rows; r++) {
+        const int8_t *row = codes + r * dim;
+        if (r + 8 < rows) _mm_prefetch((const char *)(row + 8 * dim), _MM_HINT_T0);
+        __m256i acc = _mm256_setzero_si256();
+        size_t j = 0;
+        for (; j < d32; j += 32) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(row + j));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(query + j));
+            // maddubs multiplies unsigned by signed bytes: |a| times b with a's sign, pairs
+            // summed to int16 (≤ 2 · 127² < 2^15, no saturation), then pairs to int32.
+            __m256i pairs = _mm256_maddubs_epi16(_mm256_abs_epi8(a), _mm256_sign_epi8(b, a));
+            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones));
+        }
+        __m128i s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+        int32_t sum = _mm_cvtsi128_si32(s);
+        for (; j < dim; j++) sum += (int32_t)row[j] * (int32_t)query[j];
+        out[r] = (float)sum * scales[r] * query_scale;
+    }
+}
+#endif
+
+void sift_int8_dot_scores(const int8_t *codes, const float *scales, size_t rows, size_t dim,
+                          const int8_t *query, float query_scale, float *out) {
+#ifdef SIFT_X86
+    if (have_avx2()) {
+        int8_dot_scores_avx2(codes, scales, rows, dim, query, query_scale, out);
+        return;
+    }
+#endif
+    sift_int8_dot_scores_portable(codes, scales, rows, dim, query, query_scale, out);
+}
+
 int sift_kernels_avx2(void) {
 #ifdef SIFT_X86
     return have_avx2();

@@ -1,3 +1,6 @@
+import CSiftKernels
+import Foundation
+
 /// An int8 copy of the vector matrix for a faster, approximate scan: each row is scaled by
 /// its largest magnitude to ±127. A quarter of the fp32 bytes stream through the scan; the
 /// best candidates are then re-scored exactly against the fp32 rows.
@@ -47,7 +50,7 @@ public struct QuantizedRows: Sendable {
     /// Approximate dot products of `query` with every row, into `scores[0..<capacity]`.
     /// - Complexity: O(capacity · dimension) over int8 data.
     public func approximateScores(for query: [Float], into scores: inout [Float]) {
-        precondition(query.count == dimension && dimension % 16 == 0)
+        precondition(query.count == dimension)
         if scores.count < capacity { scores += repeatElement(0, count: capacity - scores.count) }
         let peak = query.reduce(Float(0)) { max($0, abs($1)) }
         guard peak > 0 else {
@@ -55,33 +58,32 @@ public struct QuantizedRows: Sendable {
             return
         }
         let qScale = peak / 127
-        var q32 = [Int32](repeating: 0, count: dimension)
-        for j in 0..<dimension { q32[j] = Int32(clamping: Int((query[j] / qScale).rounded())) }
-        let blocks = dimension / 16
-        let rows = capacity
+        var q8 = [Int8](repeating: 0, count: dimension)
+        for j in 0..<dimension { q8[j] = Int8(clamping: Int((query[j] / qScale).rounded())) }
+        let rows = capacity, dimension = self.dimension
         codes.withUnsafeBufferPointer { c in
-            q32.withUnsafeBufferPointer { q in
+            q8.withUnsafeBufferPointer { q in
                 scales.withUnsafeBufferPointer { s in
                     scores.withUnsafeMutableBufferPointer { out in
-                        let qRaw = UnsafeRawPointer(q.baseAddress!)
-                        let cRaw = UnsafeRawPointer(c.baseAddress!)
-                        for r in 0..<rows {
-                            // Widen int8 → int32 lane-wise (one sign-extending load per 16
-                            // codes) and multiply-accumulate; |code · q| ≤ 127², no overflow.
-                            var acc = SIMD16<Int32>()
-                            let rowBase = cRaw + r * dimension
-                            for b in 0..<blocks {
-                                let codes8 = rowBase.loadUnaligned(fromByteOffset: b * 16, as: SIMD16<Int8>.self)
-                                let query32 = qRaw.loadUnaligned(fromByteOffset: b * 64, as: SIMD16<Int32>.self)
-                                acc &+= SIMD16<Int32>(truncatingIfNeeded: codes8) &* query32
-                            }
-                            out[r] = Float(acc.wrappedSum()) * s[r] * qScale
+                        // In C (`CSiftKernels`): exact int32 dot products, AVX2 where the CPU
+                        // has it; large matrices are split across the cores.
+                        nonisolated(unsafe) let codes = c.baseAddress!, query = q.baseAddress!
+                        nonisolated(unsafe) let scales = s.baseAddress!, out = out.baseAddress!
+                        let chunks = rows >= Self.parallelRows ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+                        let per = (rows + chunks - 1) / chunks
+                        DispatchQueue.concurrentPerform(iterations: chunks) { i in
+                            let start = i * per, count = min(per, rows - start)
+                            guard count > 0 else { return }
+                            sift_int8_dot_scores(codes + start * dimension, scales + start, count, dimension, query, qScale, out + start)
                         }
                     }
                 }
             }
         }
     }
+
+    /// From how many rows the int8 scan runs on every core.
+    static let parallelRows = 32_768
 }
 
 extension VectorIndex {
