@@ -80,6 +80,10 @@ public actor SearchIndex {
     var items: [SearchableItem?] { state.items }
     var donationLog: [ItemID: [Donation]] { state.donationLog }
     var domainNames: [String: String?] { state.domainNames }
+    /// The store generation the in-memory state reflects; nil when unknown (a version 1 store
+    /// read-only) or when another connection wrote the store behind this index's back, so that
+    /// the state is not a faithful projection of any generation and must never be persisted.
+    var generation: StoreGeneration?
     private var batch: [StoreMutation]? = nil
     private var batchItems: [Pending] = []
     let name: String
@@ -113,26 +117,35 @@ public actor SearchIndex {
         self.configuration = configuration
         self.name = configuration.directory?.lastPathComponent ?? ":memory:"
         let started = Date()
-        store = try Store(directory: configuration.directory, codec: configuration.codec, readOnly: configuration.readOnly)
+        let store = try Store(directory: configuration.directory, codec: configuration.codec, readOnly: configuration.readOnly)
+        self.store = store
         var state = IndexState(keyword: KeywordIndex(parameters: configuration.bm25), vectors: configuration.embedder.map { VectorIndex(dimension: $0.dimension, quantized: configuration.quantizedScan) })
         let fingerprint = configuration.vectorFingerprint
         let storedFingerprint = try store.meta(Self.modelKey)
         let reembed = fingerprint != nil && storedFingerprint != fingerprint
         var rewritten: [StoreMutation] = []
-        try store.forEachItem { stored in
-            var stored = stored
-            if let embedder = configuration.embedder, reembed || stored.vector?.count != embedder.dimension {
-                stored.vector = embedder.embed(item: stored.item, titleWeight: configuration.titleEmbeddingWeight)
-                rewritten.append(.upsert(stored))
+        var generation: StoreGeneration?
+        var donations: [Donation] = []
+        try store.reading {
+            generation = try store.generation()
+            try store.forEachItem { stored in
+                var stored = stored
+                if let embedder = configuration.embedder, reembed || stored.vector?.count != embedder.dimension {
+                    stored.vector = embedder.embed(item: stored.item, titleWeight: configuration.titleEmbeddingWeight)
+                    rewritten.append(.upsert(stored))
+                }
+                state.project(stored)
             }
-            state.project(stored)
+            donations = try store.donations()
         }
         if let fingerprint, reembed, !configuration.readOnly {
-            try store.apply(rewritten, meta: [Self.modelKey: fingerprint])
+            let committed = try store.apply(rewritten, meta: [Self.modelKey: fingerprint])
+            generation = committed.previous == generation ? committed.current : nil
         }
-        for donation in try store.donations() where state.table.row(of: donation.itemID) != nil {
+        for donation in donations where state.table.row(of: donation.itemID) != nil {
             state.donationLog[donation.itemID, default: []].append(donation)
         }
+        self.generation = generation
         state.keyword.prepareForQueries()
         self.state = state
         configuration.logger.log(LogRecord(operation: "open", index: name, itemCount: state.table.count, duration: Date().timeIntervalSince(started), outcome: reembed ? "ok, re-embedded \(rewritten.count)" : "ok"))
@@ -195,7 +208,9 @@ public actor SearchIndex {
         do {
             var meta = meta
             if let f = configuration.vectorFingerprint { meta[Self.modelKey] = f }
-            try store.apply(pending.map(Self.mutation), meta: meta)
+            let committed = try store.apply(pending.map(Self.mutation), meta: meta)
+            // Another connection committed in between: this state no longer projects one generation.
+            generation = committed.previous == generation ? committed.current : nil
         } catch {
             configuration.logger.log(LogRecord(operation: operation, index: name, itemCount: count, duration: Date().timeIntervalSince(started), outcome: "failed: \(Self.describe(error))"))
             throw error
