@@ -89,7 +89,7 @@ public actor SearchIndex {
     let name: String
 
     private enum Pending {
-        case upsert(StoredItem)
+        case upsert(PreparedItem)
         case delete([ItemID])
         case deleteDomains([String])
         case deleteAll
@@ -97,6 +97,8 @@ public actor SearchIndex {
     }
 
     static let clientStateKey = "client_state"
+    /// Stored items analysed together when an open rebuilds the projections.
+    static let openChunk = 4096
     static let modelKey = "model_fingerprint"
 
     /// Opens (creating if needed) the index in `configuration.directory` and rebuilds the
@@ -128,14 +130,23 @@ public actor SearchIndex {
         var donations: [Donation] = []
         try store.reading {
             generation = try store.generation()
-            try store.forEachItem { stored in
-                var stored = stored
-                if let embedder = configuration.embedder, reembed || stored.vector?.count != embedder.dimension {
-                    stored.vector = embedder.embed(item: stored.item, titleWeight: configuration.titleEmbeddingWeight)
-                    rewritten.append(.upsert(stored))
+            // Analysed (and re-embedded where needed) a chunk at a time, across the cores.
+            let dimension = configuration.embedder?.dimension
+            let needsVector: @Sendable (StoredItem) -> Bool = { stored in dimension != nil && (reembed || stored.vector?.count != dimension) }
+            var chunk: [StoredItem] = []
+            func flush() {
+                let prepared = state.prepare(chunk, embedder: configuration.embedder, titleWeight: configuration.titleEmbeddingWeight, needsVector: needsVector)
+                for (stored, p) in zip(chunk, prepared) {
+                    if needsVector(stored) { rewritten.append(.upsert(p.stored)) }
+                    state.project(p)
                 }
-                state.project(stored)
+                chunk.removeAll(keepingCapacity: true)
             }
+            try store.forEachItem { stored in
+                chunk.append(stored)
+                if chunk.count == Self.openChunk { flush() }
+            }
+            flush()
             donations = try store.donations()
         }
         if let fingerprint, reembed, !configuration.readOnly {
@@ -174,7 +185,7 @@ public actor SearchIndex {
     private func applyInMemory(_ pending: [Pending]) {
         for p in pending {
             switch p {
-            case .upsert(let stored): state.project(stored)
+            case .upsert(let prepared): state.project(prepared)
             case .delete(let ids): ids.forEach { state.unproject($0) }
             case .deleteDomains(let domains): state.unproject(domains: domains)
             case .deleteAll: state.removeAll()
@@ -186,7 +197,7 @@ public actor SearchIndex {
 
     private static func mutation(_ p: Pending) -> StoreMutation {
         switch p {
-        case .upsert(let s): .upsert(s)
+        case .upsert(let p): .upsert(p.stored)
         case .delete(let ids): .delete(ids)
         case .deleteDomains(let d): .deleteDomains(d)
         case .deleteAll: .deleteAll
@@ -240,28 +251,42 @@ public actor SearchIndex {
         // upserted earlier in this call or in the open batch counts as indexed.
         var upserted = Set<ItemID>()
         func isIndexed(_ id: ItemID) -> Bool { table.row(of: id) != nil || upserted.contains(id) || pendingContains(id) }
+        // First what happens to each item (nil: store it), then the items to store are embedded
+        // and analysed together, across the cores.
+        var decisions: [Pending?] = []
+        var accepted: [StoredItem] = []
         for item in newItems {
             if !item.isIndexable {
                 summary.refusedPrivate += 1
-                if isIndexed(item.id) { pending.append(.delete([item.id])); summary.deletedBecausePrivate += 1 }
+                if isIndexed(item.id) { decisions.append(.delete([item.id])); summary.deletedBecausePrivate += 1 }
                 continue
             }
             if item.isExpired(at: now) {
                 summary.expired += 1
-                if isIndexed(item.id) { pending.append(.delete([item.id])) }
+                if isIndexed(item.id) { decisions.append(.delete([item.id])) }
                 continue
             }
-            let vector = configuration.embedder?.embed(item: item, titleWeight: configuration.titleEmbeddingWeight)
-            pending.append(.upsert(StoredItem(item: item, vector: vector)))
+            decisions.append(nil)
+            accepted.append(StoredItem(item: item, vector: nil))
             upserted.insert(item.id)
             summary.indexed += 1
+        }
+        let prepared = state.prepare(accepted, embedder: configuration.embedder, titleWeight: configuration.titleEmbeddingWeight, needsVector: { _ in true })
+        var next = 0
+        for decision in decisions {
+            if let decision {
+                pending.append(decision)
+            } else {
+                pending.append(.upsert(prepared[next]))
+                next += 1
+            }
         }
         try commit(pending, operation: "upsert", count: newItems.count)
         return summary
     }
 
     private func pendingContains(_ id: ItemID) -> Bool {
-        batchItems.contains { if case .upsert(let s) = $0 { return s.item.id == id } else { return false } }
+        batchItems.contains { if case .upsert(let p) = $0 { return p.stored.item.id == id } else { return false } }
     }
 
     /// Deletes the items with these ids (unknown ids are ignored); their donations go too.
@@ -489,11 +514,19 @@ struct IndexState: Sendable {
     }
 
     mutating func project(_ stored: StoredItem) {
+        var analyser = keyword.makeTermAnalyzer()
+        let analysis = analyser.analyze(stored.item)
+        keyword.learnStems(analyser.takeLearnedStems())
+        project(stored, analysis: analysis)
+    }
+
+    /// Projects `stored`, whose keyword analysis is `analysis`.
+    mutating func project(_ stored: StoredItem, analysis: AnalyzedDocument) {
         let (row, _) = table.assign(stored.item.id)
         let r = Int(row)
         if r >= items.count { items.append(contentsOf: repeatElement(nil, count: r - items.count + 1)) }
         items[r] = stored.item
-        keyword.insert(stored.item, at: row)
+        keyword.insert(analysis, at: row)
         if let v = stored.vector, v.count == vectors?.dimension {
             vectors?.set(row: row, vector: v)
         }
