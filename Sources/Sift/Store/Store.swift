@@ -70,8 +70,11 @@ enum StoreMutation {
 /// Schema versions are `PRAGMA user_version`; ``Store/schemaVersion`` is the newest this code
 /// knows. Older stores are migrated forward in one transaction; a newer one is refused.
 /// Version 2 added the ``StoreGeneration`` (settings row `generation`), bumped by every
-/// committed transaction; a Sift that does not know it must not write the store (it would
-/// leave a snapshot looking current), so the version went up.
+/// committed transaction — a Sift that does not know it must not write the store, since it
+/// would leave a snapshot looking current — and made `items` a rowid table with a unique index
+/// on `key`: its ~1.4 KB records fit in the table's pages, where the `WITHOUT ROWID` table of
+/// version 1 (an index b-tree, whose local payload limit is ~1 KB) spilled every record into an
+/// overflow page of its own — 4 KB a record, written twice (WAL, checkpoint) on every commit.
 final class Store {
     static let schemaVersion: Int64 = 2
     static let generationSetting = "generation"
@@ -155,6 +158,14 @@ final class Store {
                 try database.query("INSERT INTO settings(name, value) VALUES('key_check', ?)", [.text(Self.hex(try codec.seal(Self.keyCheck, context: Array("settings".utf8))))])
             }
             if version < 2 {
+                try database.execute(
+                    """
+                    CREATE TABLE items_v2(id INTEGER PRIMARY KEY, key BLOB NOT NULL UNIQUE, domain_key BLOB NOT NULL, payload BLOB NOT NULL);
+                    INSERT INTO items_v2(key, domain_key, payload) SELECT key, domain_key, payload FROM items ORDER BY key;
+                    DROP TABLE items;
+                    ALTER TABLE items_v2 RENAME TO items;
+                    CREATE INDEX items_domain ON items(domain_key);
+                    """)
                 try database.query("INSERT OR REPLACE INTO settings(name, value) VALUES(?, ?)", [.text(Self.generationSetting), .text(StoreGeneration.random(counter: 0).description)])
             }
             try database.execute("PRAGMA user_version = \(Store.schemaVersion)")
@@ -238,7 +249,8 @@ final class Store {
 
     func forEachItem(_ body: (StoredItem) throws -> Void) throws {
         var rows: [([UInt8], [UInt8])] = []
-        try database.query("SELECT key, payload FROM items ORDER BY key") { row in rows.append((row.blob(0), row.blob(1))) }
+        // Table order: the order of the last upserts (version 2), or of keys (version 1).
+        try database.query("SELECT key, payload FROM items") { row in rows.append((row.blob(0), row.blob(1))) }
         for (key, payload) in rows {
             let stored: StoredItem
             do { stored = try StoredItem(decoding: try codec.open(payload, context: key)) } catch { throw damaged("an item record", error) }

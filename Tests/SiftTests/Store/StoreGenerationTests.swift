@@ -62,18 +62,28 @@ struct StoreGenerationTests {
         #expect(try fixture.openStore().generation() == before)
     }
 
-    @Test("A schema 1 store is migrated to schema 2 with a generation, its items intact")
-    func migratesVersion1() throws {
+    @Test("A schema 1 store is migrated to schema 2 — a generation, a rowid items table — its items intact")
+    func migratesVersion1() async throws {
         let dir = try TemporaryDirectory("sift-generation")
-        try Self.makeVersion1Store(at: dir.url, items: ["x", "y"])
-        let store = try Store(directory: dir.url)
-        #expect(try store.generation()?.counter == 0)
-        var version: Int64 = 0
-        try store.database.query("PRAGMA user_version") { version = $0.int(0) }
-        #expect(version == 2)
-        var ids: [ItemID] = []
-        try store.forEachItem { ids.append($0.item.id) }
-        #expect(ids == ["x", "y"])
+        try Self.makeVersion1Store(at: dir.url, items: ["x", "y", "z"])
+        do {
+            let store = try Store(directory: dir.url)
+            #expect(try store.generation()?.counter == 0)
+            var version: Int64 = 0, withoutRowid = -1
+            try store.database.query("PRAGMA user_version") { version = $0.int(0) }
+            try store.database.query("SELECT count(*) FROM sqlite_schema WHERE name = 'items' AND sql LIKE '%WITHOUT ROWID%'") { withoutRowid = Int($0.int(0)) }
+            #expect(version == 2 && withoutRowid == 0)
+            var ids: [ItemID] = []
+            try store.forEachItem { ids.append($0.item.id) }
+            #expect(ids == ["x", "y", "z"])
+            #expect(try store.integrityCheck() == "ok")
+            try store.apply([.upsert(StoredItem(item: SearchableItem(id: "x", domain: "d", title: "again"), vector: nil))])
+            try store.apply([.deleteDomains(["d"])])
+            #expect(try store.itemCount() == 0)
+        }
+        let index = try SearchIndex(configuration: .init(directory: dir.url))
+        #expect(await index.allItems().isEmpty)
+        try await index.checkInvariants()
     }
 
     @Test("A schema 1 store still opens read-only, without a generation, so no snapshot is trusted")
@@ -86,14 +96,26 @@ struct StoreGenerationTests {
         #expect(await index.item("x") != nil)
     }
 
-    /// A store as schema 1 left it: the tables, the settings, no generation.
+    /// A store as schema 1 made it: a `WITHOUT ROWID` items table, no generation.
     static func makeVersion1Store(at url: URL, items: [ItemID]) throws {
-        do {
-            let store = try Store(directory: url)
-            try store.apply(items.map { .upsert(StoredItem(item: SearchableItem(id: $0, title: "t \($0)"), vector: nil)) })
-        }
         let db = try SQLiteDatabase(path: url.appendingPathComponent(Store.fileName).path)
-        try db.execute("DELETE FROM settings WHERE name = 'generation'; PRAGMA user_version = 1;")
+        try db.execute(
+            """
+            PRAGMA journal_mode=WAL;
+            CREATE TABLE settings(name TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE meta(key BLOB PRIMARY KEY, value BLOB NOT NULL);
+            CREATE TABLE items(key BLOB PRIMARY KEY, domain_key BLOB NOT NULL, payload BLOB NOT NULL) WITHOUT ROWID;
+            CREATE INDEX items_domain ON items(domain_key);
+            CREATE TABLE donations(seq INTEGER PRIMARY KEY AUTOINCREMENT, item_key BLOB NOT NULL, payload BLOB NOT NULL);
+            CREATE INDEX donations_item ON donations(item_key);
+            PRAGMA user_version = 1;
+            """)
+        try db.query("INSERT INTO settings(name, value) VALUES('codec', 'plain')")
+        try db.query("INSERT INTO settings(name, value) VALUES('key_check', ?)", [.text(Store.hex(Store.keyCheck))])
+        for id in items.reversed() {
+            let stored = StoredItem(item: SearchableItem(id: id, domain: "d", title: "t \(id)"), vector: [1, 0])
+            try db.query("INSERT INTO items(key, domain_key, payload) VALUES(?, ?, ?)", [.blob(Array(id.rawValue.utf8)), .blob(Array("domain:d".utf8)), .blob(stored.encoded())])
+        }
     }
 }
 
