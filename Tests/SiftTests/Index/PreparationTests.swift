@@ -16,16 +16,7 @@ private func preparationCorpus(_ count: Int) -> [SearchableItem] {
     return items
 }
 
-/// The model architecture with small random weights: real features, real rows, fast.
-private func randomModel() -> HashedNGramEmbedder {
-    var rng = SeededGenerator(seed: 9)
-    let featurizer = NGramFeaturizer(bucketBits: 12)
-    let dimension = 64
-    let weights = (0..<(featurizer.bucketCount * dimension)).map { _ in Float(rng.int(-1000..<1000)) / 1000 }
-    return HashedNGramEmbedder(featurizer: featurizer, dimension: dimension, weights: weights, quantized: true, name: "preparation-test")
-}
-
-private func bits(_ v: [Float]?) -> [UInt32]? { v?.map(\.bitPattern) }
+func bits(_ v: [Float]?) -> [UInt32]? { v?.map(\.bitPattern) }
 
 @Suite("Batch preparation: parallel embedding and analysis agree with serial, bit for bit")
 struct PreparationTests {
