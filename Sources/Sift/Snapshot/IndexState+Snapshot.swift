@@ -24,14 +24,19 @@ extension KeywordIndex {
 ///           optional url, optional ranking hint (i32), optional display name
 /// domains:  u32 n; n × (domain, optional display name)
 /// keyword:  u32 T; T term strings (id = position); per term u32 n + n postings (u32 row,
-///           u16 tf title, keywords, content); u32 R; R × u8 row holds a document;
-///           R × 3 u32 field lengths; u32 H + H u64 title-word hashes; u32 S + S u32 sorted term ids
+///           u16 tf title, keywords, content); u32 R; per row its term ids (u32 n + n u32, or
+///           u32 0xFFFFFFFF for a row without a document); R × 3 u32 field lengths;
+///           u32 H + H u64 title-word hashes; u32 S + S u32 sorted term ids
 /// vectors:  u8 present; then u32 dimension, u32 rows, rows × u8 occupied, rows × dimension f32
 /// ```
-/// The identifier table is the item ids by row; each row's term list, the length totals and the
-/// document count follow from the postings and lengths; the int8 copy of the vectors is made
+/// The identifier table is the item ids by row; the length totals and the document count follow
+/// from the lengths and the rows' term lists (stored, not derived from the postings: that would
+/// be millions of appends scattered over the rows, a cache miss each); the int8 copy of the vectors is made
 /// again when the index asks for it. Optionals are a u8 flag (0 or 1) and the value.
 extension IndexState {
+    /// The term-list count of a row that holds no document.
+    static let noDocument = UInt32.max
+
     func writeSnapshotBody(to w: SnapshotWriter) {
         // Items.
         w.count(items.count)
@@ -73,8 +78,12 @@ extension IndexState {
             }
         }
         w.count(k.rowTerms.count)
-        k.rowTerms.map { $0 != nil }.withUnsafeBufferPointer { flags in
-            w.records(flags, size: 1) { f, out in out.storeBytes(of: f ? 1 : 0, as: UInt8.self) }
+        for terms in k.rowTerms {
+            guard let terms else { w.u32(Self.noDocument); continue }
+            w.count(terms.count)
+            terms.withUnsafeBufferPointer { ids in
+                w.records(ids, size: 4) { id, out in out.storeBytes(of: UInt32(bitPattern: id).littleEndian, toByteOffset: 0, as: UInt32.self) }
+            }
         }
         k.fieldLengths.withUnsafeBufferPointer { lengths in
             w.records(lengths, size: 12) { l, out in
@@ -112,9 +121,21 @@ extension IndexState {
         let rows = try r.count()
         var items = [SearchableItem?]()
         items.reserveCapacity(rows)
+        var ids = [ItemID?]()
+        ids.reserveCapacity(rows)
+        // Whether each row holds an item, tested below without touching the items (reading
+        // `items[row] != nil` would copy a whole item: a dozen retains).
+        var holdsItem = [Bool]()
+        holdsItem.reserveCapacity(rows)
         for _ in 0..<rows {
-            guard try r.bool() else { items.append(nil); continue }
-            var item = SearchableItem(id: ItemID(try r.string()))
+            guard try r.bool() else {
+                items.append(nil)
+                ids.append(nil)
+                holdsItem.append(false)
+                continue
+            }
+            let id = ItemID(try r.string())
+            var item = SearchableItem(id: id)
             item.domain = try r.string()
             item.title = try r.string()
             item.content = try r.string()
@@ -131,8 +152,10 @@ extension IndexState {
             item.rankingHint = try r.bool() ? Int(Int32(bitPattern: try r.u32())) : nil
             item.displayName = try r.optionalString()
             items.append(item)
+            ids.append(id)
+            holdsItem.append(true)
         }
-        guard let table = IdentifierTable(rows: items.map { $0?.id }) else { throw malformed("an item id is in two rows") }
+        guard let table = IdentifierTable(rows: ids) else { throw malformed("an item id is in two rows") }
 
         // Domain names.
         var domainNames: [String: String?] = [:]
@@ -175,31 +198,29 @@ extension IndexState {
             postings.append(list)
         }
         guard try r.count() == rows else { throw malformed("the keyword index and the items have different row counts") }
-        let present = try r.take(rows)
-        var perRow = [Int32](repeating: 0, count: rows)
-        for list in postings { for p in list { perRow[Int(p.row)] += 1 } }
         var rowTerms = [[Int32]?]()
         rowTerms.reserveCapacity(rows)
         var documentCount = 0
         for row in 0..<rows {
-            let holds = present[row] == 1
-            guard holds == (items[row] != nil), present[row] <= 1 else { throw malformed("row \(row) of the keyword index disagrees with the items") }
-            guard holds || perRow[row] == 0 else { throw malformed("row \(row) has postings but no document") }
-            if holds {
-                var list: [Int32] = []
-                list.reserveCapacity(Int(perRow[row]))
-                rowTerms.append(list)
-                documentCount += 1
-            } else {
-                rowTerms.append(nil)
-            }
+            let n = try r.u32()
+            guard (n != Self.noDocument) == holdsItem[row] else { throw malformed("row \(row) of the keyword index disagrees with the items") }
+            if n == Self.noDocument { rowTerms.append(nil); continue }
+            guard Int(n) <= r.remaining / 4 else { throw malformed("row \(row) has more terms than the file has bytes") }
+            let raw = try r.take(Int(n) * 4)
+            var bad = false
+            rowTerms.append([Int32](unsafeUninitializedCapacity: Int(n)) { buffer, initialized in
+                for i in 0..<Int(n) {
+                    let id = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                    if id >= UInt32(termCount) { bad = true }
+                    buffer[i] = Int32(truncatingIfNeeded: id)
+                }
+                initialized = Int(n)
+            })
+            if bad { throw malformed("row \(row) names a term past the last") }
+            documentCount += 1
         }
-        for (id, list) in postings.enumerated() {
-            for p in list {
-                let row = Int(p.row)
-                if rowTerms[row]!.last == Int32(id) { throw malformed("term \(id) is posted twice in row \(row)") }
-                rowTerms[row]!.append(Int32(id))
-            }
+        for list in postings {
+            for p in list where !holdsItem[Int(p.row)] { throw malformed("a posting names row \(p.row), which holds no document") }
         }
         let rawLengths = try r.take(rows * 12)
         var totals = (0, 0, 0)
@@ -256,7 +277,7 @@ extension IndexState {
             let flags = try r.take(vectorRows)
             var occupied = [Bool](repeating: false, count: vectorRows)
             for row in 0..<vectorRows {
-                guard flags[row] <= 1, flags[row] == 0 || items[row] != nil else { throw malformed("vector row \(row) disagrees with the items") }
+                guard flags[row] <= 1, flags[row] == 0 || holdsItem[row] else { throw malformed("vector row \(row) disagrees with the items") }
                 occupied[row] = flags[row] == 1
             }
             let raw = try r.take(vectorRows * d * 4)
