@@ -21,6 +21,8 @@ enum OpenProbe {
         /// UTF-8 bytes of every item's strings (id, domain, title, content, keywords, url,
         /// display name): the stored text, which memory per item excludes.
         var textBytes: Int
+        /// The open's log outcome: "ok, from the snapshot", or "ok, rebuilt: " and why.
+        var outcome: String
 
         var bytesPerItemBeyondText: Double {
             Double(residentAfter - residentBefore - textBytes) / Double(max(items, 1))
@@ -45,9 +47,11 @@ enum OpenProbe {
         try? FileManager.default.removeItem(at: scratch)
         Machine.trimHeap()
         let before = Machine.residentBytes() ?? 0
+        let logger = MemoryLogger()
         let start = monotonicNanoseconds()
-        let index = try SearchIndex(configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder))
+        let index = try SearchIndex(configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder, logger: logger))
         let openMilliseconds = millisecondsSince(start)
+        let outcome = logger.records.last { $0.operation == "open" }?.outcome ?? "unknown"
         let untrimmed = Machine.residentBytes() ?? 0
         Machine.trimHeap()
         let after = Machine.residentBytes() ?? 0
@@ -58,7 +62,7 @@ enum OpenProbe {
                 + (item.url?.utf8.count ?? 0) + (item.displayName?.utf8.count ?? 0)
         }
         let items = try await index.statistics().items
-        let line = "{\"open_ms\":\(openMilliseconds),\"rss_before\":\(before),\"rss_after\":\(after),\"rss_after_untrimmed\":\(untrimmed),\"items\":\(items),\"text_bytes\":\(textBytes)}\n"
+        let line = "{\"open_ms\":\(openMilliseconds),\"rss_before\":\(before),\"rss_after\":\(after),\"rss_after_untrimmed\":\(untrimmed),\"items\":\(items),\"text_bytes\":\(textBytes),\"outcome\":\"\(outcome)\"}\n"
         FileHandle.standardOutput.write(Data(line.utf8))
     }
 
@@ -82,11 +86,12 @@ enum OpenProbe {
               let after = (o["rss_after"] as? NSNumber)?.intValue,
               let untrimmed = (o["rss_after_untrimmed"] as? NSNumber)?.intValue,
               let items = (o["items"] as? NSNumber)?.intValue,
-              let text = (o["text_bytes"] as? NSNumber)?.intValue
+              let text = (o["text_bytes"] as? NSNumber)?.intValue,
+              let outcome = o["outcome"] as? String
         else {
             throw BenchFailure("open probe on \(directory) failed (exit \(process.terminationStatus)): \(String(decoding: errData, as: UTF8.self).suffix(500))")
         }
-        return Figures(openMilliseconds: open, residentBefore: before, residentAfter: after, residentAfterUntrimmed: untrimmed, items: items, textBytes: text)
+        return Figures(openMilliseconds: open, residentBefore: before, residentAfter: after, residentAfterUntrimmed: untrimmed, items: items, textBytes: text, outcome: outcome)
     }
 }
 

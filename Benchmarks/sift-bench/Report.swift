@@ -153,6 +153,10 @@ enum TableFormat {
             case "open":
                 sift = "p50 \(milliseconds(r.number("p50_ms"))) ms"
                 if let runs = r.number("runs") { extra = "\(Int(runs)) fresh process\(runs == 1 ? "" : "es")" }
+                if let loaded = r.number("from_snapshot"), let runs = r.number("runs") {
+                    extra += loaded == runs ? ", all from the snapshot" : ", \(Int(loaded)) of \(Int(runs)) from the snapshot (\(r.string("outcomes") ?? ""))"
+                }
+                if let w = r.number("snapshot_write_ms") { extra += "; snapshot written in \(milliseconds(w)) ms" }
             case "memory":
                 sift = r.number("bytes_per_item").map { "\(rate($0)) B/item RSS" } ?? "–"
                 peerFigure = r.number("peer_disk_bytes_per_item").map { "disk \(rate($0)) B/item" } ?? ""

@@ -10,6 +10,22 @@ public struct IdentifierTable: Sendable {
 
     public init() {}
 
+    /// The table whose row r holds `ids[r]` (nil: a free row), as a snapshot recorded it; nil
+    /// when an id is in two rows.
+    /// - Complexity: O(rows).
+    init?(rows ids: [ItemID?]) {
+        rowByID.reserveCapacity(ids.count)
+        for (row, id) in ids.enumerated() {
+            if let id {
+                guard rowByID.updateValue(Int32(row), forKey: id) == nil else { return nil }
+            } else {
+                freeRows.append(Int32(row))
+            }
+        }
+        freeRows.reverse()
+        idByRow = ids
+    }
+
     /// Number of live items.
     public var count: Int { rowByID.count }
     /// One past the highest row ever handed out: the size the row-indexed structures need.

@@ -19,19 +19,29 @@ public struct KeywordIndex: Sendable {
     public var parameters: BM25Parameters
     let analyzer: Analyzer
 
-    private(set) var termIDs: [String: Int32] = [:]
-    private(set) var termStrings: [String] = []
-    private var postings: [[Posting]] = []
-    private var rowTerms: [[Int32]?] = []
-    private var fieldLengths: [(UInt32, UInt32, UInt32)] = []
+    // Internal rather than private so that the snapshot (KeywordIndex+Snapshot.swift) can
+    // write and restore them; nothing else outside this file changes them.
+    var termIDs: [String: Int32] = [:]
+    var termStrings: [String] = []
+    var postings: [[Posting]] = []
+    var rowTerms: [[Int32]?] = []
+    var fieldLengths: [(UInt32, UInt32, UInt32)] = []
     /// Hashes of the first ``titleHeadLength`` title words of each row (stop words included),
     /// 0 past the end: lets as-you-type ranking recognise a query that is how a title begins.
-    private var titleHeads: [UInt64] = []
+    var titleHeads: [UInt64] = []
     static let titleHeadLength = 6
-    private var totalLengths: (Int, Int, Int) = (0, 0, 0)
+    var totalLengths: (Int, Int, Int) = (0, 0, 0)
     /// Number of live documents.
-    public private(set) var documentCount = 0
-    private var sortedTerms: [Int32]? = nil
+    public internal(set) var documentCount = 0
+    /// The ids of the first `sortedTerms.count` terms, ordered by their UTF-8 bytes, for prefix
+    /// search. Ids are dense and never reused, so terms added since are the ids from
+    /// `sortedTerms.count` on; ``prepareForQueries()`` merges them in.
+    var sortedTerms: [Int32] = []
+    /// The stems of words analysed so far, "" for a stop word (see ``TermAnalyzer``).
+    var stemMemo: [String: String] = [:]
+    /// Words the memo keeps at most: Zipf's law puts nearly every token among the first few
+    /// thousand distinct words, and the memo must not grow with a long tail of rare ones.
+    static let stemMemoLimit = 1 << 15
 
     public init(parameters: BM25Parameters = .default, analyzer: Analyzer = Analyzer()) {
         self.parameters = parameters
@@ -51,6 +61,31 @@ public struct KeywordIndex: Sendable {
     /// Indexes `item` at `row`, replacing whatever the row held.
     /// - Complexity: O(t + Σ p) for t terms of the item and p the postings of the terms it replaces.
     public mutating func insert(_ item: SearchableItem, at row: Int32) {
+        var terms = makeTermAnalyzer()
+        let document = terms.analyze(item)
+        learnStems(terms.takeLearnedStems())
+        insert(document, at: row)
+    }
+
+    /// A ``TermAnalyzer`` that starts from the stems this index has memoised. Analysers work
+    /// apart from the index (on other threads too); hand what each learned back with
+    /// ``learnStems(_:)``.
+    func makeTermAnalyzer() -> TermAnalyzer {
+        TermAnalyzer(analyzer: analyzer, known: stemMemo)
+    }
+
+    /// Adds stems an analyser learned to the memo, up to ``stemMemoLimit`` words.
+    mutating func learnStems(_ learned: [String: String]) {
+        for (word, stem) in learned where stemMemo.count < Self.stemMemoLimit {
+            stemMemo[word] = stem
+        }
+    }
+
+    /// Indexes an analysed item at `row`, replacing whatever the row held: the same as
+    /// ``insert(_:at:)`` on the item it was made from.
+    /// - Complexity: O(t log t + Σ p) for t distinct terms of the item and p the postings of the
+    ///   terms it replaces; one dictionary lookup per distinct term.
+    mutating func insert(_ document: AnalyzedDocument, at row: Int32) {
         remove(row: row)
         let r = Int(row)
         if r >= rowTerms.count {
@@ -58,35 +93,22 @@ public struct KeywordIndex: Sendable {
             fieldLengths.append(contentsOf: repeatElement((0, 0, 0), count: r - fieldLengths.count + 1))
             titleHeads.append(contentsOf: repeatElement(0, count: (r + 1) * Self.titleHeadLength - titleHeads.count))
         }
-        var counts: [Int32: (UInt16, UInt16, UInt16)] = [:]
-        var lengths: (UInt32, UInt32, UInt32) = (0, 0, 0)
-        func add(_ text: String, _ field: KeywordField) {
-            for term in indexTerms(text) {
-                let id = termID(term)
-                var tf = counts[id] ?? (0, 0, 0)
-                switch field {
-                case .title: tf.0 &+= tf.0 < UInt16.max ? 1 : 0; lengths.0 += 1
-                case .keywords: tf.1 &+= tf.1 < UInt16.max ? 1 : 0; lengths.1 += 1
-                case .content: tf.2 &+= tf.2 < UInt16.max ? 1 : 0; lengths.2 += 1
-                }
-                counts[id] = tf
-            }
-        }
-        add(item.title, .title)
-        add(item.keywords.joined(separator: " "), .keywords)
-        add(item.content, .content)
+        // Ids are handed out in the order terms first occur, as when the item is analysed here.
         var ids: [Int32] = []
-        ids.reserveCapacity(counts.count)
-        for (id, tf) in counts.sorted(by: { $0.key < $1.key }) {
-            postings[Int(id)].append(Posting(row: row, tf: tf))
-            ids.append(id)
+        ids.reserveCapacity(document.terms.count)
+        for term in document.terms { ids.append(termID(term)) }
+        let order = ids.indices.sorted { ids[$0] < ids[$1] }
+        var sortedIDs: [Int32] = []
+        sortedIDs.reserveCapacity(ids.count)
+        for i in order {
+            postings[Int(ids[i])].append(Posting(row: row, tf: document.frequencies[i]))
+            sortedIDs.append(ids[i])
         }
-        rowTerms[r] = ids
-        var position = 0
-        analyzer.forEachWord(item.title) { word, _ in
-            if position < Self.titleHeadLength { titleHeads[r * Self.titleHeadLength + position] = Self.wordHash(word) }
-            position += 1
+        rowTerms[r] = sortedIDs
+        for (i, h) in document.titleHeads.prefix(Self.titleHeadLength).enumerated() {
+            titleHeads[r * Self.titleHeadLength + i] = h
         }
+        let lengths = document.lengths
         fieldLengths[r] = lengths
         totalLengths.0 += Int(lengths.0)
         totalLengths.1 += Int(lengths.1)
@@ -128,7 +150,6 @@ public struct KeywordIndex: Sendable {
         termIDs[term] = id
         termStrings.append(term)
         postings.append([])
-        sortedTerms = nil
         return id
     }
 
@@ -219,16 +240,45 @@ public struct KeywordIndex: Sendable {
         return found.prefix(limit).map(\.0)
     }
 
+    /// Every term id, ordered by the term's UTF-8 bytes: the kept order with the terms added
+    /// since merged in.
+    /// - Complexity: O(T + k log k) string comparisons for T terms, k of them new.
     private func sortedTermOrder() -> [Int32] {
-        if let sortedTerms { return sortedTerms }
-        return (0..<Int32(termStrings.count)).sorted {
-            termStrings[Int($0)].utf8.lexicographicallyPrecedes(termStrings[Int($1)].utf8)
+        if sortedTerms.count == termStrings.count { return sortedTerms }
+        let strings = termStrings
+        func precedes(_ a: Int32, _ b: Int32) -> Bool { Self.utf8Precedes(strings[Int(a)], strings[Int(b)]) }
+        let added = (Int32(sortedTerms.count)..<Int32(strings.count)).sorted(by: precedes)
+        var merged: [Int32] = []
+        merged.reserveCapacity(strings.count)
+        var i = 0, j = 0
+        while i < sortedTerms.count && j < added.count {
+            if precedes(added[j], sortedTerms[i]) { merged.append(added[j]); j += 1 } else { merged.append(sortedTerms[i]); i += 1 }
+        }
+        merged.append(contentsOf: sortedTerms[i...])
+        merged.append(contentsOf: added[j...])
+        return merged
+    }
+
+    /// Whether `a`'s UTF-8 bytes order before `b`'s (memcmp order, as the prefix search
+    /// expects); faster than `a.utf8.lexicographicallyPrecedes(b.utf8)`.
+    static func utf8Precedes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let n = min(x.count, y.count)
+                if n > 0, let p = x.baseAddress, let q = y.baseAddress {
+                    let c = memcmp(p, q, n)
+                    if c != 0 { return c < 0 }
+                }
+                return x.count < y.count
+            }
         }
     }
 
-    /// Rebuilds the sorted term list used for prefix search, if terms were added since.
+    /// Brings the sorted term list used for prefix search up to date, if terms were added
+    /// since (merging the new ones in).
     public mutating func prepareForQueries() {
-        if sortedTerms == nil { sortedTerms = sortedTermOrder() }
+        if sortedTerms.count != termStrings.count { sortedTerms = sortedTermOrder() }
     }
 
     @inline(__always)

@@ -138,6 +138,20 @@ final class SQLiteDatabase {
         }
     }
 
+    /// Runs `body` inside one read transaction (`BEGIN DEFERRED`): every read sees the same
+    /// committed state, even while another connection writes.
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     var changes: Int { Int(sqlite3_changes(handle)) }
 }
 

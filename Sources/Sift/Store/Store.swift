@@ -22,6 +22,36 @@ public struct Donation: Sendable, Equatable, Hashable {
     }
 }
 
+/// Which committed state of the store the in-memory projections (and a snapshot of them)
+/// reflect. `counter` goes up by one with every committed transaction; `tag` is drawn at random
+/// by each, so that a store replaced by another one, or restored from a backup and written
+/// again, never shows a generation an older snapshot carries.
+struct StoreGeneration: Sendable, Equatable, CustomStringConvertible {
+    var counter: UInt64
+    var tag: UInt64
+
+    static func random(counter: UInt64) -> StoreGeneration {
+        StoreGeneration(counter: counter, tag: UInt64.random(in: .min ... .max))
+    }
+
+    /// `counter.tag` with the tag in 16 hexadecimal digits: how the settings table holds it.
+    var description: String {
+        let hex = String(tag, radix: 16)
+        return "\(counter).\(String(repeating: "0", count: 16 - hex.count))\(hex)"
+    }
+
+    init(counter: UInt64, tag: UInt64) {
+        self.counter = counter
+        self.tag = tag
+    }
+
+    init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let counter = UInt64(parts[0]), parts[1].count == 16, let tag = UInt64(parts[1], radix: 16) else { return nil }
+        self.init(counter: counter, tag: tag)
+    }
+}
+
 /// A change to the store, applied with others in one transaction.
 enum StoreMutation {
     case upsert(StoredItem)
@@ -39,8 +69,15 @@ enum StoreMutation {
 /// key is the identifier itself; with a protected index both are opaque.
 /// Schema versions are `PRAGMA user_version`; ``Store/schemaVersion`` is the newest this code
 /// knows. Older stores are migrated forward in one transaction; a newer one is refused.
+/// Version 2 added the ``StoreGeneration`` (settings row `generation`), bumped by every
+/// committed transaction — a Sift that does not know it must not write the store, since it
+/// would leave a snapshot looking current — and made `items` a rowid table with a unique index
+/// on `key`: its ~1.4 KB records fit in the table's pages, where the `WITHOUT ROWID` table of
+/// version 1 (an index b-tree, whose local payload limit is ~1 KB) spilled every record into an
+/// overflow page of its own — 4 KB a record, written twice (WAL, checkpoint) on every commit.
 final class Store {
-    static let schemaVersion: Int64 = 1
+    static let schemaVersion: Int64 = 2
+    static let generationSetting = "generation"
     static let fileName = "index.sqlite"
     static let keyCheck = Array("sift key check".utf8)
 
@@ -100,6 +137,9 @@ final class Store {
                 path: path)
         }
         if version == Store.schemaVersion { return }
+        // Version 2 only added the generation: a read-only open reads a version 1 store as it is
+        // (with no generation, so no snapshot is trusted).
+        if readOnly && version == 1 { return }
         if readOnly {
             throw StoreError(code: -1, message: "the store has schema version \(version) and needs migrating to \(Store.schemaVersion), which a read-only open cannot do", path: path)
         }
@@ -116,6 +156,17 @@ final class Store {
                     """)
                 try database.query("INSERT INTO settings(name, value) VALUES('codec', ?)", [.text(codec.scheme)])
                 try database.query("INSERT INTO settings(name, value) VALUES('key_check', ?)", [.text(Self.hex(try codec.seal(Self.keyCheck, context: Array("settings".utf8))))])
+            }
+            if version < 2 {
+                try database.execute(
+                    """
+                    CREATE TABLE items_v2(id INTEGER PRIMARY KEY, key BLOB NOT NULL UNIQUE, domain_key BLOB NOT NULL, payload BLOB NOT NULL);
+                    INSERT INTO items_v2(key, domain_key, payload) SELECT key, domain_key, payload FROM items ORDER BY key;
+                    DROP TABLE items;
+                    ALTER TABLE items_v2 RENAME TO items;
+                    CREATE INDEX items_domain ON items(domain_key);
+                    """)
+                try database.query("INSERT OR REPLACE INTO settings(name, value) VALUES(?, ?)", [.text(Self.generationSetting), .text(StoreGeneration.random(counter: 0).description)])
             }
             try database.execute("PRAGMA user_version = \(Store.schemaVersion)")
         }
@@ -198,7 +249,8 @@ final class Store {
 
     func forEachItem(_ body: (StoredItem) throws -> Void) throws {
         var rows: [([UInt8], [UInt8])] = []
-        try database.query("SELECT key, payload FROM items ORDER BY key") { row in rows.append((row.blob(0), row.blob(1))) }
+        // Table order: the order of the last upserts (version 2), or of keys (version 1).
+        try database.query("SELECT key, payload FROM items") { row in rows.append((row.blob(0), row.blob(1))) }
         for (key, payload) in rows {
             let stored: StoredItem
             do { stored = try StoredItem(decoding: try codec.open(payload, context: key)) } catch { throw damaged("an item record", error) }
@@ -227,6 +279,23 @@ final class Store {
         } catch { throw damaged("the \(name) entry", error) }
     }
 
+    /// The generation of the last committed transaction; nil for a version 1 store opened
+    /// read-only (which has none).
+    func generation() throws -> StoreGeneration? {
+        var text: String?
+        try database.query("SELECT value FROM settings WHERE name = ?", [.text(Self.generationSetting)]) { text = $0.text(0) }
+        guard let text else { return nil }
+        guard let generation = StoreGeneration(text) else {
+            throw StoreError(code: -1, message: "the store's generation setting is malformed (\"\(text)\"); the store is damaged or was tampered with", path: path)
+        }
+        return generation
+    }
+
+    /// Runs `body` in one read transaction, so that everything it reads is one committed state.
+    func reading<T>(_ body: () throws -> T) throws -> T {
+        try database.readTransaction(body)
+    }
+
     func itemCount() throws -> Int {
         var count = 0
         try database.query("SELECT count(*) FROM items") { count = Int($0.int(0)) }
@@ -241,14 +310,24 @@ final class Store {
 
     // MARK: Writing
 
-    /// Applies `mutations` and the meta entries in one transaction: all or nothing.
-    func apply(_ mutations: [StoreMutation], meta: [String: String] = [:]) throws {
+    /// Applies `mutations` and the meta entries in one transaction, all or nothing, and bumps
+    /// the generation in the same transaction. Returns the generation the transaction started
+    /// from and the one it committed: a caller whose last known generation is not `previous`
+    /// learns that another connection wrote the store in between.
+    @discardableResult
+    func apply(_ mutations: [StoreMutation], meta: [String: String] = [:]) throws -> (previous: StoreGeneration, current: StoreGeneration) {
         try database.transaction {
+            guard let previous = try generation() else {
+                throw StoreError(code: -1, message: "the store has no generation setting; it is damaged or was tampered with", path: path)
+            }
             for mutation in mutations { try apply(mutation) }
             for (name, value) in meta.sorted(by: { $0.key < $1.key }) {
                 let key = codec.lookupKey("meta:" + name)
                 try database.query("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", [.blob(key), .blob(try codec.seal(Array(value.utf8), context: key))])
             }
+            let current = StoreGeneration.random(counter: previous.counter &+ 1)
+            try database.query("UPDATE settings SET value = ? WHERE name = ?", [.text(current.description), .text(Self.generationSetting)])
+            return (previous, current)
         }
     }
 

@@ -19,6 +19,26 @@ public struct VectorIndex: Sendable {
         self.quantized = quantized ? QuantizedRows(dimension: dimension) : nil
     }
 
+    /// An index over `matrix` (row-major, `occupied.count` rows; free rows hold zeros), as a
+    /// snapshot recorded it; with `quantized`, its int8 copy is made from it.
+    /// - Complexity: O(rows · dimension) with `quantized`, else O(rows).
+    init(dimension: Int, quantized: Bool, matrix: [Float], occupied: [Bool]) {
+        self.init(dimension: dimension, quantized: quantized)
+        precondition(matrix.count == occupied.count * dimension)
+        self.matrix = matrix
+        self.occupied = occupied
+        self.count = occupied.lazy.filter { $0 }.count
+        if quantized, !occupied.isEmpty {
+            for (r, o) in occupied.enumerated() where o {
+                self.quantized!.set(row: Int32(r), vector: Array(matrix[(r * dimension)..<((r + 1) * dimension)]))
+            }
+            // The same capacity as rows set one by one: a trailing free row quantises to zeros.
+            if !occupied[occupied.count - 1] {
+                self.quantized!.set(row: Int32(occupied.count - 1), vector: [Float](repeating: 0, count: dimension))
+            }
+        }
+    }
+
     /// Number of rows in the buffer, free ones included.
     public var capacity: Int { occupied.count }
 

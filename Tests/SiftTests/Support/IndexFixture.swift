@@ -41,11 +41,11 @@ struct IndexFixture {
         try Store(directory: try #require(directory))
     }
 
-    /// The ids the store on disk holds.
+    /// The ids the store on disk holds, in order.
     func storedIDs() throws -> [ItemID] {
         var ids: [ItemID] = []
         try openStore().forEachItem { ids.append($0.item.id) }
-        return ids
+        return ids.sorted()
     }
 
     /// Size and modification time of each file of the store, to prove nothing was written.

@@ -1,0 +1,314 @@
+import Foundation
+
+extension KeywordIndex {
+    /// Bump when the ``Analyzer``, ``PorterStemmer`` or the way items become terms change what
+    /// terms an item gives: a snapshot made by other analysis is then rebuilt.
+    static let analysisVersion = 1
+
+    /// The analysis version with the stop words folded in (FNV-1a 64): part of a snapshot's key.
+    static let analysisFingerprint: UInt64 = {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in "keyword-analysis-\(analysisVersion)\n".utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        for word in StopWords.english.sorted() {
+            for b in word.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+            h = (h ^ 0x0A) &* 0x100_0000_01b3
+        }
+        return h
+    }()
+}
+
+/// The body of a snapshot (``IndexSnapshot``): four sections, in order.
+/// ```
+/// items:    u32 rows; per row u8 present, then id, domain, title, content (strings: u32 length +
+///           UTF-8), u32 n + n keywords, optional date, optional expiry (f64 seconds since 1970),
+///           optional url, optional ranking hint (i32), optional display name
+/// domains:  u32 n; n × (domain, optional display name)
+/// keyword:  u32 T; T term strings (id = position); per term u32 n + n postings (u32 row,
+///           u16 tf title, keywords, content); u32 R; per row its term ids (u32 n + n u32, or
+///           u32 0xFFFFFFFF for a row without a document); R × 3 u32 field lengths;
+///           u32 H + H u64 title-word hashes; u32 S + S u32 sorted term ids
+/// vectors:  u8 present; then u32 dimension, u32 rows, rows × u8 occupied, rows × dimension f32
+/// ```
+/// The identifier table is the item ids by row; the length totals and the document count follow
+/// from the lengths and the rows' term lists (stored, not derived from the postings: that would
+/// be millions of appends scattered over the rows, a cache miss each); the int8 copy of the vectors is made
+/// again when the index asks for it. Optionals are a u8 flag (0 or 1) and the value.
+extension IndexState {
+    /// The term-list count of a row that holds no document.
+    static let noDocument = UInt32.max
+
+    func writeSnapshotBody(to w: SnapshotWriter) {
+        // Items.
+        w.count(items.count)
+        for item in items {
+            w.bool(item != nil)
+            guard let item else { continue }
+            w.string(item.id.rawValue)
+            w.string(item.domain)
+            w.string(item.title)
+            w.string(item.content)
+            w.count(item.keywords.count)
+            for k in item.keywords { w.string(k) }
+            w.optionalDate(item.date?.timeIntervalSince1970)
+            w.optionalDate(item.expires?.timeIntervalSince1970)
+            w.optionalString(item.url)
+            w.bool(item.rankingHint != nil)
+            if let hint = item.rankingHint { w.u32(UInt32(bitPattern: Int32(clamping: hint))) }
+            w.optionalString(item.displayName)
+        }
+        // Domain names.
+        w.count(domainNames.count)
+        for (domain, name) in domainNames.sorted(by: { $0.key < $1.key }) {
+            w.string(domain)
+            w.optionalString(name)
+        }
+        // Keyword index.
+        let k = keyword
+        w.count(k.termStrings.count)
+        for t in k.termStrings { w.string(t) }
+        for list in k.postings {
+            w.count(list.count)
+            list.withUnsafeBufferPointer { postings in
+                w.records(postings, size: 10) { p, out in
+                    out.storeBytes(of: UInt32(bitPattern: p.row).littleEndian, toByteOffset: 0, as: UInt32.self)
+                    out.storeBytes(of: p.tf.0.littleEndian, toByteOffset: 4, as: UInt16.self)
+                    out.storeBytes(of: p.tf.1.littleEndian, toByteOffset: 6, as: UInt16.self)
+                    out.storeBytes(of: p.tf.2.littleEndian, toByteOffset: 8, as: UInt16.self)
+                }
+            }
+        }
+        w.count(k.rowTerms.count)
+        for terms in k.rowTerms {
+            guard let terms else { w.u32(Self.noDocument); continue }
+            w.count(terms.count)
+            terms.withUnsafeBufferPointer { ids in
+                w.records(ids, size: 4) { id, out in out.storeBytes(of: UInt32(bitPattern: id).littleEndian, toByteOffset: 0, as: UInt32.self) }
+            }
+        }
+        k.fieldLengths.withUnsafeBufferPointer { lengths in
+            w.records(lengths, size: 12) { l, out in
+                out.storeBytes(of: l.0.littleEndian, toByteOffset: 0, as: UInt32.self)
+                out.storeBytes(of: l.1.littleEndian, toByteOffset: 4, as: UInt32.self)
+                out.storeBytes(of: l.2.littleEndian, toByteOffset: 8, as: UInt32.self)
+            }
+        }
+        w.count(k.titleHeads.count)
+        k.titleHeads.withUnsafeBufferPointer { heads in
+            w.records(heads, size: 8) { h, out in out.storeBytes(of: h.littleEndian, toByteOffset: 0, as: UInt64.self) }
+        }
+        w.count(k.sortedTerms.count)
+        k.sortedTerms.withUnsafeBufferPointer { ids in
+            w.records(ids, size: 4) { id, out in out.storeBytes(of: UInt32(bitPattern: id).littleEndian, toByteOffset: 0, as: UInt32.self) }
+        }
+        // Vectors (raw little-endian floats, the platform's order).
+        w.bool(vectors != nil)
+        if let v = vectors {
+            w.count(v.dimension)
+            w.count(v.capacity)
+            v.occupied.withUnsafeBufferPointer { flags in
+                w.records(flags, size: 1) { f, out in out.storeBytes(of: f ? 1 : 0, as: UInt8.self) }
+            }
+            v.matrix.withUnsafeBytes { w.bytes($0) }
+        }
+    }
+
+    /// The projections a snapshot body holds, checked for consistency as they are read (rows in
+    /// range, one item per id, postings only in rows that hold a document): a damaged body is
+    /// a ``SnapshotRejection``, never a crash or a wrong index.
+    init(snapshotBody r: inout SnapshotReader, bm25: BM25Parameters, dimension: Int, quantized: Bool) throws(SnapshotRejection) {
+        func malformed(_ what: String) -> SnapshotRejection { SnapshotRejection("the snapshot is malformed (\(what))") }
+        // Items and the identifier table.
+        let rows = try r.count()
+        var items = [SearchableItem?]()
+        items.reserveCapacity(rows)
+        var ids = [ItemID?]()
+        ids.reserveCapacity(rows)
+        // Whether each row holds an item, tested below without touching the items (reading
+        // `items[row] != nil` would copy a whole item: a dozen retains).
+        var holdsItem = [Bool]()
+        holdsItem.reserveCapacity(rows)
+        for _ in 0..<rows {
+            guard try r.bool() else {
+                items.append(nil)
+                ids.append(nil)
+                holdsItem.append(false)
+                continue
+            }
+            let id = ItemID(try r.string())
+            var item = SearchableItem(id: id)
+            item.domain = try r.string()
+            item.title = try r.string()
+            item.content = try r.string()
+            let keywordCount = try r.count(minimumSize: 4)
+            if keywordCount > 0 {
+                var keywords: [String] = []
+                keywords.reserveCapacity(keywordCount)
+                for _ in 0..<keywordCount { keywords.append(try r.string()) }
+                item.keywords = keywords
+            }
+            item.date = try r.optionalDouble().map(Date.init(timeIntervalSince1970:))
+            item.expires = try r.optionalDouble().map(Date.init(timeIntervalSince1970:))
+            item.url = try r.optionalString()
+            item.rankingHint = try r.bool() ? Int(Int32(bitPattern: try r.u32())) : nil
+            item.displayName = try r.optionalString()
+            items.append(item)
+            ids.append(id)
+            holdsItem.append(true)
+        }
+        guard let table = IdentifierTable(rows: ids) else { throw malformed("an item id is in two rows") }
+
+        // Domain names.
+        var domainNames: [String: String?] = [:]
+        for _ in 0..<(try r.count(minimumSize: 5)) {
+            let domain = try r.string()
+            domainNames[domain] = .some(try r.optionalString())
+        }
+
+        // Keyword index.
+        var keyword = KeywordIndex(parameters: bm25)
+        let termCount = try r.count(minimumSize: 8)
+        var termStrings: [String] = []
+        termStrings.reserveCapacity(termCount)
+        var termIDs: [String: Int32] = [:]
+        termIDs.reserveCapacity(termCount)
+        for id in 0..<termCount {
+            let term = try r.string()
+            guard termIDs.updateValue(Int32(id), forKey: term) == nil else { throw malformed("term \(id) repeats an earlier one") }
+            termStrings.append(term)
+        }
+        var postings: [[KeywordIndex.Posting]] = []
+        postings.reserveCapacity(termCount)
+        for _ in 0..<termCount {
+            let n = try r.count(minimumSize: 10)
+            let raw = try r.take(n * 10)
+            var bad = false
+            let list = [KeywordIndex.Posting](unsafeUninitializedCapacity: n) { buffer, initialized in
+                for i in 0..<n {
+                    let o = i * 10
+                    let row = Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt32.self)))
+                    if row < 0 || Int(row) >= rows { bad = true }
+                    buffer[i] = KeywordIndex.Posting(row: row, tf: (
+                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 4, as: UInt16.self)),
+                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 6, as: UInt16.self)),
+                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self))))
+                }
+                initialized = n
+            }
+            if bad { throw malformed("a posting names a row past the last") }
+            postings.append(list)
+        }
+        guard try r.count() == rows else { throw malformed("the keyword index and the items have different row counts") }
+        var rowTerms = [[Int32]?]()
+        rowTerms.reserveCapacity(rows)
+        var documentCount = 0
+        for row in 0..<rows {
+            let n = try r.u32()
+            guard (n != Self.noDocument) == holdsItem[row] else { throw malformed("row \(row) of the keyword index disagrees with the items") }
+            if n == Self.noDocument { rowTerms.append(nil); continue }
+            guard Int(n) <= r.remaining / 4 else { throw malformed("row \(row) has more terms than the file has bytes") }
+            let raw = try r.take(Int(n) * 4)
+            var bad = false
+            rowTerms.append([Int32](unsafeUninitializedCapacity: Int(n)) { buffer, initialized in
+                for i in 0..<Int(n) {
+                    let id = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                    if id >= UInt32(termCount) { bad = true }
+                    buffer[i] = Int32(truncatingIfNeeded: id)
+                }
+                initialized = Int(n)
+            })
+            if bad { throw malformed("row \(row) names a term past the last") }
+            documentCount += 1
+        }
+        for list in postings {
+            for p in list where !holdsItem[Int(p.row)] { throw malformed("a posting names row \(p.row), which holds no document") }
+        }
+        let rawLengths = try r.take(rows * 12)
+        var totals = (0, 0, 0)
+        let fieldLengths = [(UInt32, UInt32, UInt32)](unsafeUninitializedCapacity: rows) { buffer, initialized in
+            for i in 0..<rows {
+                let l = (
+                    UInt32(littleEndian: rawLengths.loadUnaligned(fromByteOffset: i * 12, as: UInt32.self)),
+                    UInt32(littleEndian: rawLengths.loadUnaligned(fromByteOffset: i * 12 + 4, as: UInt32.self)),
+                    UInt32(littleEndian: rawLengths.loadUnaligned(fromByteOffset: i * 12 + 8, as: UInt32.self)))
+                buffer[i] = l
+                totals.0 += Int(l.0)
+                totals.1 += Int(l.1)
+                totals.2 += Int(l.2)
+            }
+            initialized = rows
+        }
+        let headCount = try r.count(minimumSize: 8)
+        guard headCount == rows * KeywordIndex.titleHeadLength else { throw malformed("\(headCount) title-word hashes for \(rows) rows") }
+        let rawHeads = try r.take(headCount * 8)
+        let titleHeads = [UInt64](unsafeUninitializedCapacity: headCount) { buffer, initialized in
+            for i in 0..<headCount { buffer[i] = UInt64(littleEndian: rawHeads.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)) }
+            initialized = headCount
+        }
+        let sortedCount = try r.count(minimumSize: 4)
+        guard sortedCount <= termCount else { throw malformed("\(sortedCount) sorted terms of \(termCount)") }
+        let rawSorted = try r.take(sortedCount * 4)
+        var seen = [Bool](repeating: false, count: sortedCount)
+        var sortedTerms: [Int32] = []
+        sortedTerms.reserveCapacity(sortedCount)
+        for i in 0..<sortedCount {
+            let id = Int(UInt32(littleEndian: rawSorted.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)))
+            // The sorted ids are always the first `sortedCount` ids (KeywordIndex.sortedTerms).
+            guard id < sortedCount, !seen[id] else { throw malformed("the sorted term list is not a permutation") }
+            seen[id] = true
+            sortedTerms.append(Int32(id))
+        }
+        keyword.termStrings = termStrings
+        keyword.termIDs = termIDs
+        keyword.postings = postings
+        keyword.rowTerms = rowTerms
+        keyword.fieldLengths = fieldLengths
+        keyword.titleHeads = titleHeads
+        keyword.totalLengths = totals
+        keyword.documentCount = documentCount
+        keyword.sortedTerms = sortedTerms
+
+        // Vectors.
+        var vectors: VectorIndex?
+        if try r.bool() {
+            let d = Int(try r.u32())
+            guard d == dimension, d > 0 else { throw malformed("vectors of dimension \(d), expected \(dimension)") }
+            let vectorRows = try r.count()
+            guard vectorRows <= rows else { throw malformed("\(vectorRows) vector rows for \(rows) rows") }
+            let flags = try r.take(vectorRows)
+            var occupied = [Bool](repeating: false, count: vectorRows)
+            for row in 0..<vectorRows {
+                guard flags[row] <= 1, flags[row] == 0 || holdsItem[row] else { throw malformed("vector row \(row) disagrees with the items") }
+                occupied[row] = flags[row] == 1
+            }
+            let raw = try r.take(vectorRows * d * 4)
+            let matrix = [Float](unsafeUninitializedCapacity: vectorRows * d) { buffer, initialized in
+                if vectorRows > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw.baseAddress!, byteCount: raw.count) }
+                initialized = vectorRows * d
+            }
+            vectors = VectorIndex(dimension: d, quantized: quantized, matrix: matrix, occupied: occupied)
+        } else if dimension != 0 {
+            throw malformed("no vectors, expected \(dimension)-dimensional ones")
+        }
+
+        self.init(keyword: keyword, vectors: vectors)
+        self.table = table
+        self.items = items
+        self.domainNames = domainNames
+    }
+}
+
+extension SnapshotWriter {
+    /// Writes `values` as fixed-size records, `encode` filling `size` bytes for each, in buffer
+    /// chunks rather than one call per field.
+    func records<T>(_ values: UnsafeBufferPointer<T>, size: Int, _ encode: (T, UnsafeMutableRawPointer) -> Void) {
+        let perChunk = max(1, (1 << 16) / size)
+        var i = 0
+        while i < values.count {
+            let n = min(perChunk, values.count - i)
+            withSpace(n * size) { out in
+                for k in 0..<n { encode(values[i + k], out + k * size) }
+            }
+            i += n
+        }
+    }
+}

@@ -1,0 +1,285 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a snapshot was not used. Never an error of the open, which then rebuilds from the store;
+/// the description goes into the open's log record, so it never holds user text.
+struct SnapshotRejection: Error, CustomStringConvertible, Equatable {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The snapshot's checksum: FNV-1a 64 run in four interleaved lanes over the file's 64-bit
+/// little-endian words (lane k takes words k, k + 4, k + 8 …; a last partial word is padded
+/// with zeros), the lanes and the byte length then folded together by FNV-1a 64.
+///
+/// Four independent multiply chains keep up with memory (one chain, as in the model file's
+/// checksum, is bound by the multiplier's latency: ~6 GB/s). Each step is a bijection of the
+/// lane, so any one changed word changes the result; it detects damage (a torn or truncated
+/// write, bit rot), not tampering — whoever can write the snapshot can write the store.
+struct SnapshotChecksum {
+    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    static let prime: UInt64 = 0x0000_0100_0000_01b3
+    private var l0 = offsetBasis, l1 = offsetBasis ^ 1, l2 = offsetBasis ^ 2, l3 = offsetBasis ^ 3
+    private var length = 0
+
+    /// Hashes `bytes`, whose count must be a multiple of 32 (every call but the last).
+    mutating func combine(blocks bytes: UnsafeRawBufferPointer) {
+        precondition(bytes.count % 32 == 0)
+        guard let base = bytes.baseAddress else { return }
+        var a = l0, b = l1, c = l2, d = l3
+        var o = 0
+        let n = bytes.count
+        while o < n {
+            a = (a ^ UInt64(littleEndian: base.loadUnaligned(fromByteOffset: o, as: UInt64.self))) &* Self.prime
+            b = (b ^ UInt64(littleEndian: base.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self))) &* Self.prime
+            c = (c ^ UInt64(littleEndian: base.loadUnaligned(fromByteOffset: o + 16, as: UInt64.self))) &* Self.prime
+            d = (d ^ UInt64(littleEndian: base.loadUnaligned(fromByteOffset: o + 24, as: UInt64.self))) &* Self.prime
+            o += 32
+        }
+        l0 = a; l1 = b; l2 = c; l3 = d
+        length += n
+    }
+
+    /// The checksum of everything combined, then `tail` (fewer than 32 bytes, or any count when
+    /// nothing else is hashed).
+    func finish(tail: UnsafeRawBufferPointer) -> UInt64 {
+        var copy = self
+        let whole = tail.count / 32 * 32
+        if whole > 0 { copy.combine(blocks: UnsafeRawBufferPointer(rebasing: tail[0..<whole])) }
+        var lanes = [copy.l0, copy.l1, copy.l2, copy.l3]
+        var o = whole, k = 0
+        while o < tail.count {
+            var word: UInt64 = 0
+            for i in 0..<min(8, tail.count - o) { word |= UInt64(tail[o + i]) << UInt64(8 * i) }
+            lanes[k] = (lanes[k] ^ word) &* Self.prime
+            o += 8
+            k += 1
+        }
+        var h = Self.offsetBasis
+        for lane in lanes { h = (h ^ lane) &* Self.prime }
+        return (h ^ UInt64(copy.length + tail.count - whole)) &* Self.prime
+    }
+
+    /// The checksum of `bytes`.
+    static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var state = SnapshotChecksum()
+        let whole = bytes.count / 32 * 32
+        if whole > 0 { state.combine(blocks: UnsafeRawBufferPointer(rebasing: bytes[0..<whole])) }
+        return state.finish(tail: UnsafeRawBufferPointer(rebasing: bytes[whole...]))
+    }
+}
+
+/// Writes a snapshot file: little-endian fields through a 1 MiB buffer, checksummed as they
+/// go, the checksum appended by ``finish()``. The first failed system call is kept and thrown
+/// by ``finish()``, so the encoders need no `try` on every field.
+final class SnapshotWriter {
+    private static let capacity = 1 << 20
+    private let fd: Int32
+    private let path: String
+    private let buffer = UnsafeMutableRawPointer.allocate(byteCount: SnapshotWriter.capacity, alignment: 64)
+    private var used = 0
+    private var checksum = SnapshotChecksum()
+    private var failure: String?
+    /// Bytes written so far, checksum excluded.
+    private(set) var count = 0
+
+    /// Creates (or truncates) `path`, readable by its owner only, as the store is.
+    init(path: String) throws(SnapshotRejection) {
+        self.path = path
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        if fd < 0 {
+            let reason = String(cString: strerror(errno))
+            buffer.deallocate()
+            throw SnapshotRejection("cannot create the snapshot file (\(reason))")
+        }
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+        buffer.deallocate()
+    }
+
+    private func writeAll(_ p: UnsafeRawPointer, _ n: Int) {
+        guard failure == nil else { return }
+        var done = 0
+        while done < n {
+            let w = write(fd, p + done, n - done)
+            if w < 0 {
+                if errno == EINTR { continue }
+                failure = String(cString: strerror(errno))
+                return
+            }
+            done += w
+        }
+    }
+
+    private func flush() {
+        checksum.combine(blocks: UnsafeRawBufferPointer(start: buffer, count: used))
+        writeAll(buffer, used)
+        used = 0
+    }
+
+    /// Lets `body` fill `n` bytes (at most 1 MiB) of the buffer in place.
+    @inline(__always)
+    func withSpace(_ n: Int, _ body: (UnsafeMutableRawPointer) -> Void) {
+        precondition(n <= Self.capacity)
+        if used + n > Self.capacity {
+            // Keep flushes at whole 32-byte blocks: top up to the block, then flush.
+            let fill = Self.capacity - used
+            withUnsafeTemporaryAllocation(byteCount: n, alignment: 8) { scratch in
+                body(scratch.baseAddress!)
+                (buffer + used).copyMemory(from: scratch.baseAddress!, byteCount: fill)
+                used = Self.capacity
+                flush()
+                buffer.copyMemory(from: scratch.baseAddress! + fill, byteCount: n - fill)
+                used = n - fill
+            }
+        } else {
+            body(buffer + used)
+            used += n
+        }
+        count += n
+    }
+
+    func bytes(_ p: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < p.count {
+            let n = min(Self.capacity - used, p.count - offset)
+            (buffer + used).copyMemory(from: p.baseAddress! + offset, byteCount: n)
+            used += n
+            offset += n
+            count += n
+            if used == Self.capacity { flush() }
+        }
+    }
+
+    func u8(_ v: UInt8) { withSpace(1) { $0.storeBytes(of: v, as: UInt8.self) } }
+    func u16(_ v: UInt16) { withSpace(2) { $0.storeBytes(of: v.littleEndian, toByteOffset: 0, as: UInt16.self) } }
+    func u32(_ v: UInt32) { withSpace(4) { $0.storeBytes(of: v.littleEndian, toByteOffset: 0, as: UInt32.self) } }
+    func u64(_ v: UInt64) { withSpace(8) { $0.storeBytes(of: v.littleEndian, toByteOffset: 0, as: UInt64.self) } }
+    func count(_ n: Int) { u32(UInt32(n)) }
+    func f32(_ v: Float) { u32(v.bitPattern) }
+    func f64(_ v: Double) { u64(v.bitPattern) }
+    func bool(_ v: Bool) { u8(v ? 1 : 0) }
+    func string(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            count(utf8.count)
+            bytes(UnsafeRawBufferPointer(utf8))
+        }
+    }
+    func optionalString(_ s: String?) {
+        bool(s != nil)
+        if let s { string(s) }
+    }
+    func optionalDate(_ d: Double?) {
+        bool(d != nil)
+        if let d { f64(d) }
+    }
+
+    /// Writes what is buffered and the checksum, and closes the file.
+    /// - Returns: the file's size in bytes.
+    func finish() throws(SnapshotRejection) -> Int {
+        let whole = used / 32 * 32
+        checksum.combine(blocks: UnsafeRawBufferPointer(start: buffer, count: whole))
+        let sum = checksum.finish(tail: UnsafeRawBufferPointer(start: buffer + whole, count: used - whole))
+        writeAll(buffer, used)
+        var le = sum.littleEndian
+        withUnsafeBytes(of: &le) { writeAll($0.baseAddress!, 8) }
+        used = 0
+        if let failure { throw SnapshotRejection("cannot write the snapshot (\(failure))") }
+        return count + 8
+    }
+}
+
+/// A read-only mapping of a snapshot file, its pages faulted in up front (they are all read).
+final class MappedSnapshot {
+    let base: UnsafeRawPointer
+    let count: Int
+
+    /// Maps `path`, or says why not (missing, unreadable, empty).
+    init(path: String) throws(SnapshotRejection) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            throw SnapshotRejection(errno == ENOENT ? IndexSnapshot.missing : "the snapshot cannot be opened (\(String(cString: strerror(errno))))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw SnapshotRejection("the snapshot is not a regular file")
+        }
+        let size = Int(info.st_size)
+        guard size > 0 else { throw SnapshotRejection("the snapshot is empty (truncated)") }
+        #if os(Linux)
+        let flags = MAP_PRIVATE | MAP_POPULATE
+        #else
+        let flags = MAP_PRIVATE
+        #endif
+        guard let p = mmap(nil, size, PROT_READ, flags, fd, 0), p != MAP_FAILED else {
+            throw SnapshotRejection("the snapshot cannot be mapped (\(String(cString: strerror(errno))))")
+        }
+        base = UnsafeRawPointer(p)
+        count = size
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: base), count) }
+
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+}
+
+/// Reads what ``SnapshotWriter`` wrote; every read is bounds-checked, so a damaged file is a
+/// ``SnapshotRejection``, never a crash.
+struct SnapshotReader {
+    let bytes: UnsafeRawBufferPointer
+    private(set) var offset = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    var remaining: Int { bytes.count - offset }
+
+    @inline(__always)
+    mutating func take(_ n: Int) throws(SnapshotRejection) -> UnsafeRawBufferPointer {
+        guard n >= 0, n <= bytes.count - offset else { throw SnapshotRejection("the snapshot is truncated (a field at byte \(offset) runs past its end)") }
+        defer { offset += n }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)])
+    }
+
+    @inline(__always)
+    private mutating func load<T: FixedWidthInteger>(_: T.Type) throws(SnapshotRejection) -> T {
+        let p = try take(MemoryLayout<T>.size)
+        return T(littleEndian: p.loadUnaligned(as: T.self))
+    }
+
+    mutating func u8() throws(SnapshotRejection) -> UInt8 { try load(UInt8.self) }
+    mutating func u16() throws(SnapshotRejection) -> UInt16 { try load(UInt16.self) }
+    mutating func u32() throws(SnapshotRejection) -> UInt32 { try load(UInt32.self) }
+    mutating func u64() throws(SnapshotRejection) -> UInt64 { try load(UInt64.self) }
+    mutating func f32() throws(SnapshotRejection) -> Float { Float(bitPattern: try u32()) }
+    mutating func f64() throws(SnapshotRejection) -> Double { Double(bitPattern: try u64()) }
+    mutating func bool() throws(SnapshotRejection) -> Bool {
+        switch try u8() {
+        case 0: return false
+        case 1: return true
+        case let v: throw SnapshotRejection("the snapshot is malformed (flag \(v) at byte \(offset - 1))")
+        }
+    }
+    /// A count of things each at least `minimumSize` bytes long: refused when the rest of the
+    /// file could not hold them, so a damaged count never makes a huge allocation.
+    mutating func count(minimumSize: Int = 1) throws(SnapshotRejection) -> Int {
+        let n = Int(try u32())
+        guard n <= remaining / max(minimumSize, 1) else { throw SnapshotRejection("the snapshot is malformed (count \(n) at byte \(offset - 4) exceeds what is left)") }
+        return n
+    }
+    mutating func string() throws(SnapshotRejection) -> String {
+        let n = Int(try u32())
+        let raw = try take(n)
+        return String(decoding: UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: n), as: UTF8.self)
+    }
+    mutating func optionalString() throws(SnapshotRejection) -> String? { try bool() ? try string() : nil }
+    mutating func optionalDouble() throws(SnapshotRejection) -> Double? { try bool() ? try f64() : nil }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import Sift
+
+/// Items with title words, keywords, accents, Cyrillic, emoji and long runs of one word, so
+/// that analysis and embedding meet every path.
+private func preparationCorpus(_ count: Int) -> [SearchableItem] {
+    var items = SyntheticCorpus(seed: 77).items(count: count)
+    for i in stride(from: 0, to: count, by: 7) {
+        items[i].title = "Café naïve Résumé — \(items[i].title) 😤"
+        items[i].keywords = ["русский текст", "crème brûlée", "x"]
+    }
+    for i in stride(from: 3, to: count, by: 11) {
+        items[i].content += " " + String(repeating: "walrus ", count: 40) + "the and of"
+    }
+    return items
+}
+
+func bits(_ v: [Float]?) -> [UInt32]? { v?.map(\.bitPattern) }
+
+@Suite("Batch preparation: parallel embedding and analysis agree with serial, bit for bit")
+struct PreparationTests {
+    @Test("Embedding a batch across the cores gives every item the vector, bit for bit, that embedding it alone gives", arguments: [1.0, 5.0] as [Float])
+    func parallelEmbeddingIsSerial(titleWeight: Float) {
+        let model = randomModel()
+        let items = preparationCorpus(1500)
+        var state = IndexState(keyword: KeywordIndex(), vectors: VectorIndex(dimension: model.dimension))
+        let prepared = state.prepare(items.map { StoredItem(item: $0, vector: nil) }, embedder: model, titleWeight: titleWeight, needsVector: { _ in true })
+        #expect(prepared.count == items.count)
+        for (item, p) in zip(items, prepared) {
+            #expect(p.stored.item == item)
+            #expect(bits(p.stored.vector) == bits(model.embed(item: item, titleWeight: titleWeight)), "\(item.id)")
+        }
+    }
+
+    @Test("Only the items that need a vector are embedded; the others keep theirs")
+    func needsVectorIsHonoured() {
+        let model = randomModel()
+        let items = preparationCorpus(200)
+        var state = IndexState(keyword: KeywordIndex(), vectors: nil)
+        let stored = items.enumerated().map { StoredItem(item: $1, vector: $0 % 2 == 0 ? nil : [1, 2]) }
+        let prepared = state.prepare(stored, embedder: model, titleWeight: 5, needsVector: { $0.vector == nil })
+        for (s, p) in zip(stored, prepared) {
+            #expect(s.vector == nil ? p.stored.vector?.count == model.dimension : p.stored.vector == [1, 2])
+        }
+    }
+
+    @Test("Analysing across the cores indexes exactly what inserting one item at a time does")
+    func parallelAnalysisIsSerial() throws {
+        let items = preparationCorpus(3000)
+        var serial = KeywordIndex()
+        for (row, item) in items.enumerated() { serial.insert(item, at: Int32(row)) }
+        serial.prepareForQueries()
+
+        var state = IndexState(keyword: KeywordIndex(), vectors: nil)
+        for start in stride(from: 0, to: items.count, by: 700) {
+            let batch = items[start..<min(start + 700, items.count)].map { StoredItem(item: $0, vector: nil) }
+            for p in state.prepare(batch, embedder: nil, titleWeight: 5, needsVector: { _ in false }) { state.project(p) }
+            state.keyword.prepareForQueries()
+        }
+        let parallel = state.keyword
+        #expect(parallel.termStrings == serial.termStrings)
+        #expect(parallel.postings.map { $0.map(\.row) } == serial.postings.map { $0.map(\.row) })
+        #expect(parallel.postings.map { $0.map { [$0.tf.0, $0.tf.1, $0.tf.2] } } == serial.postings.map { $0.map { [$0.tf.0, $0.tf.1, $0.tf.2] } })
+        #expect(parallel.rowTerms == serial.rowTerms)
+        #expect(parallel.fieldLengths.map { [$0.0, $0.1, $0.2] } == serial.fieldLengths.map { [$0.0, $0.1, $0.2] })
+        #expect(parallel.titleHeads == serial.titleHeads)
+        #expect(parallel.sortedTerms == serial.sortedTerms)
+        #expect(parallel.documentCount == serial.documentCount)
+        #expect(!parallel.stemMemo.isEmpty && parallel.stemMemo.count <= KeywordIndex.stemMemoLimit)
+        try parallel.checkInvariants(liveRows: Set((0..<Int32(items.count))))
+    }
+
+    @Test("The analysis equals the analyzer's terms, stemmed, field by field, and the title's first words")
+    func analysisMatchesTheReference() {
+        let items = preparationCorpus(400)
+        let index = KeywordIndex()
+        var analyser = index.makeTermAnalyzer()
+        for item in items {
+            let document = analyser.analyze(item)
+            let fields = [item.title, item.keywords.joined(separator: " "), item.content]
+            var expected: [String: [Int]] = [:]
+            var order: [String] = []
+            for (f, text) in fields.enumerated() {
+                for term in index.indexTerms(text) {
+                    if expected[term] == nil { order.append(term); expected[term] = [0, 0, 0] }
+                    expected[term]![f] += 1
+                }
+            }
+            #expect(document.terms == order, "\(item.id)")
+            #expect(document.frequencies.map { [Int($0.0), Int($0.1), Int($0.2)] } == order.map { expected[$0]! })
+            #expect([Int(document.lengths.0), Int(document.lengths.1), Int(document.lengths.2)] == fields.map { index.indexTerms($0).count })
+            let words = index.analyzer.tokens(item.title).map(\.text)
+            #expect(document.titleHeads == words.prefix(KeywordIndex.titleHeadLength).map(KeywordIndex.wordHash))
+        }
+    }
+
+    @Test("The term order merged batch by batch equals sorting every term by its UTF-8 bytes")
+    func mergedTermOrder() {
+        var index = KeywordIndex()
+        let words = ["zeta", "alpha", "alp", "alphabet", "café", "cafe", "русский", "ρ", "a", "b1", "b10", "b2", "ångström", "über", "uber", "Z"]
+        for (row, word) in words.enumerated() {
+            index.insert(SearchableItem(id: ItemID("w\(row)"), title: word), at: Int32(row))
+            if row % 3 == 0 { index.prepareForQueries() }
+        }
+        index.prepareForQueries()
+        let sorted = index.sortedTerms.map { index.termStrings[Int($0)] }
+        #expect(sorted == index.termStrings.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(Set(sorted).count == index.termStrings.count)
+        #expect(index.expansions(of: "alp", limit: 10).sorted() == ["alp", "alpha", "alphabet"])
+        #expect(KeywordIndex.utf8Precedes("alp", "alpha") && !KeywordIndex.utf8Precedes("alpha", "alp") && !KeywordIndex.utf8Precedes("x", "x"))
+    }
+
+    @Test("Upserting through the index stores and scans the vectors that embedding one item at a time gives")
+    func indexUsesTheSerialVectors() async throws {
+        let model = randomModel()
+        let fixture = try IndexFixture(.disk, embedder: model)
+        let items = preparationCorpus(1200)
+        let index = try fixture.open()
+        try await index.upsert(Array(items[0..<700]))
+        try await index.upsert(Array(items[700...]))
+        try await index.checkInvariants()
+        let vectors = try #require(await index.vectors)
+        let table = await index.table
+        for item in items {
+            let row = try #require(table.row(of: item.id))
+            #expect(bits(vectors.vector(at: row)) == bits(model.embed(item: item, titleWeight: 5)), "\(item.id)")
+        }
+        var stored: [ItemID: [Float]] = [:]
+        try fixture.openStore().forEachItem { stored[$0.item.id] = $0.vector }
+        for item in items.prefix(50) { #expect(bits(stored[item.id]) == bits(model.embed(item: item, titleWeight: 5))) }
+    }
+}
