@@ -46,6 +46,7 @@ struct BenchOptions {
     var profileInt8 = false
     var profileMemory = false
     var profilePostings = false
+    var profileDump: String?
 
     static let usage = """
         usage: sift-bench [options]
@@ -88,7 +89,8 @@ struct BenchOptions {
         profiling (no table; see Benchmarks/RESULTS.md):
           --profile-queries DIR  time the size's queries in each --modes mode on the store DIR
                                  (left by --keep --work-dir); --profile-repeat N passes,
-                                 --profile-int8 opens it with the quantized scan
+                                 --profile-int8 opens it with the quantized scan,
+                                 --profile-dump FILE writes every query's results instead
           --profile-memory       resident bytes per item of each in-memory structure
           --profile-postings     postings touched per query and prefix expansions
         """
@@ -160,6 +162,7 @@ struct BenchOptions {
             case "--profile-int8": o.profileInt8 = true
             case "--profile-memory": o.profileMemory = true
             case "--profile-postings": o.profilePostings = true
+            case "--profile-dump": o.profileDump = try value(a)
             case "-h", "--help": throw UsageError(description: "")
             default: throw UsageError(description: "unknown option '\(a)'")
             }

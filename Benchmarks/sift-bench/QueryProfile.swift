@@ -18,6 +18,20 @@ enum QueryProfile {
             directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder,
             quantizedScan: options.profileInt8, readOnly: true))
         Progress.log("opened \(directory) (\(modelLabel)\(options.profileInt8 ? ", int8 scan" : "")) in \(String(format: "%.0f", millisecondsSince(start))) ms")
+        if let path = options.profileDump {
+            // Every result of every query, to compare two builds' rankings line by line.
+            var lines: [String] = []
+            for mode in options.modes.compactMap(SearchMode.init(rawValue:)) {
+                for (i, q) in queries.enumerated() {
+                    let (results, report) = try await index.search(SearchQuery(q.text, limit: 10, mode: mode, prefixLastTerm: q.isPrefix))
+                    let ranked = results.map { "\($0.id.rawValue)=\(String(format: "%.6g", $0.score))" }.joined(separator: " ")
+                    lines.append("\(mode.rawValue) \(i) [\(report.candidates)] \(ranked)")
+                }
+            }
+            try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            Progress.log("wrote \(path)")
+            return
+        }
         for mode in options.modes.compactMap(SearchMode.init(rawValue:)) {
             var all: [Double] = []
             for _ in 0..<options.profileRepeat {
