@@ -80,6 +80,8 @@ public actor SearchIndex {
     var items: [SearchableItem?] { state.items }
     var donationLog: [ItemID: [Donation]] { state.donationLog }
     var domainNames: [String: String?] { state.domainNames }
+    /// Buffers the query path reuses from one search to the next (see SearchIndex+Search).
+    let scratch = SearchScratch()
     private var batch: [StoreMutation]? = nil
     private var batchItems: [Pending] = []
     let name: String
@@ -426,6 +428,7 @@ public actor SearchIndex {
                 throw InvariantViolation("item cache disagrees with the identifier table at row \(r)")
             }
         }
+        try state.attributes.checkInvariants(items: items)
         try keyword.checkInvariants(liveRows: live)
         try vectors?.checkInvariants(liveRows: live)
         for id in donationLog.keys where table.row(of: id) == nil {
@@ -467,6 +470,8 @@ struct IndexState: Sendable {
     var donationLog: [ItemID: [Donation]] = [:]
     /// Domains and their display names, for query understanding.
     var domainNames: [String: String?] = [:]
+    /// The fields filters and ranking priors read, compact, per row (kept with `items`).
+    var attributes = RowAttributes()
 
     init(keyword: KeywordIndex, vectors: VectorIndex?) {
         self.keyword = keyword
@@ -478,6 +483,7 @@ struct IndexState: Sendable {
         let r = Int(row)
         if r >= items.count { items.append(contentsOf: repeatElement(nil, count: r - items.count + 1)) }
         items[r] = stored.item
+        attributes.set(row: row, item: stored.item)
         keyword.insert(stored.item, at: row)
         if let v = stored.vector, v.count == vectors?.dimension {
             vectors?.set(row: row, vector: v)
@@ -490,6 +496,7 @@ struct IndexState: Sendable {
     mutating func unproject(_ id: ItemID) {
         guard let row = table.remove(id) else { return }
         items[Int(row)] = nil
+        attributes.remove(row: row)
         keyword.remove(row: row)
         vectors?.remove(row: row)
         donationLog[id] = nil
@@ -505,6 +512,7 @@ struct IndexState: Sendable {
     mutating func removeAll() {
         table.removeAll()
         items.removeAll()
+        attributes.removeAll()
         keyword.removeAll()
         vectors?.removeAll()
         donationLog.removeAll()

@@ -85,6 +85,22 @@ public struct QuantizedRows: Sendable {
 }
 
 extension VectorIndex {
+    /// The exact cosines of `query` with `rows`, each written to `scores[row]` — the same values
+    /// as ``exactScore(for:row:)``. - Complexity: O(rows.count · dimension).
+    public func exactScores(for query: [Float], rows: [Int32], into scores: inout [Float]) {
+        precondition(query.count == dimension)
+        let dimension = self.dimension
+        matrix.withUnsafeBufferPointer { m in
+            query.withUnsafeBufferPointer { q in
+                scores.withUnsafeMutableBufferPointer { out in
+                    for row in rows {
+                        out[Int(row)] = LinearAlgebra.dot(m.baseAddress! + Int(row) * dimension, q.baseAddress!, count: dimension)
+                    }
+                }
+            }
+        }
+    }
+
     /// The exact cosine of `query` with one row. - Complexity: O(dimension).
     public func exactScore(for query: [Float], row: Int32) -> Float {
         matrix.withUnsafeBufferPointer { m in
