@@ -23,9 +23,11 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        // The vector scan's SIMD loops (run-time dispatch to AVX2 / AVX-512 on x86-64).
+        .target(name: "CSiftKernels"),
         .target(
             name: "Sift",
-            dependencies: ["CBLAS", "CLAPACKE", "CSQLite", "COpenSSL"]),
+            dependencies: ["CBLAS", "CLAPACKE", "CSQLite", "COpenSSL", "CSiftKernels"]),
         .executableTarget(name: "sift", dependencies: ["Sift"]),
         .executableTarget(
             name: "sift-bench", dependencies: ["Sift", "CSQLite"],

@@ -55,28 +55,17 @@ public struct QuantizedRows: Sendable {
             return
         }
         let qScale = peak / 127
-        var q32 = [Int32](repeating: 0, count: dimension)
-        for j in 0..<dimension { q32[j] = Int32(clamping: Int((query[j] / qScale).rounded())) }
-        let blocks = dimension / 16
+        var q8 = [Int8](repeating: 0, count: dimension)
+        for j in 0..<dimension { q8[j] = Int8(clamping: Int((query[j] / qScale).rounded())) }
         let rows = capacity
         codes.withUnsafeBufferPointer { c in
-            q32.withUnsafeBufferPointer { q in
+            q8.withUnsafeBufferPointer { q in
                 scales.withUnsafeBufferPointer { s in
                     scores.withUnsafeMutableBufferPointer { out in
-                        let qRaw = UnsafeRawPointer(q.baseAddress!)
-                        let cRaw = UnsafeRawPointer(c.baseAddress!)
-                        for r in 0..<rows {
-                            // Widen int8 → int32 lane-wise (one sign-extending load per 16
-                            // codes) and multiply-accumulate; |code · q| ≤ 127², no overflow.
-                            var acc = SIMD16<Int32>()
-                            let rowBase = cRaw + r * dimension
-                            for b in 0..<blocks {
-                                let codes8 = rowBase.loadUnaligned(fromByteOffset: b * 16, as: SIMD16<Int8>.self)
-                                let query32 = qRaw.loadUnaligned(fromByteOffset: b * 64, as: SIMD16<Int32>.self)
-                                acc &+= SIMD16<Int32>(truncatingIfNeeded: codes8) &* query32
-                            }
-                            out[r] = Float(acc.wrappedSum()) * s[r] * qScale
-                        }
+                        // Exact int32 sums of int8 products (|code · q| ≤ 127²), then scaled.
+                        LinearAlgebra.int8RowDots(
+                            codes: c.baseAddress!, scales: s.baseAddress!, rows: rows, columns: dimension,
+                            query: q.baseAddress!, queryScale: qScale, into: out.baseAddress!)
                     }
                 }
             }
@@ -85,28 +74,31 @@ public struct QuantizedRows: Sendable {
 }
 
 extension VectorIndex {
-    /// The exact cosines of `query` with `rows`, each written to `scores[row]` — the same values
-    /// as ``exactScore(for:row:)``. - Complexity: O(rows.count · dimension).
+    /// The exact cosines of `query` with `rows`, each written to `scores[row]` (the scan kernel's
+    /// values: equal to ``exactScore(for:row:)`` up to float rounding).
+    /// - Complexity: O(rows.count · dimension).
     public func exactScores(for query: [Float], rows: [Int32], into scores: inout [Float]) {
         precondition(query.count == dimension)
         let dimension = self.dimension
         matrix.withUnsafeBufferPointer { m in
             query.withUnsafeBufferPointer { q in
                 scores.withUnsafeMutableBufferPointer { out in
-                    for row in rows {
-                        out[Int(row)] = LinearAlgebra.dot(m.baseAddress! + Int(row) * dimension, q.baseAddress!, count: dimension)
+                    rows.withUnsafeBufferPointer { rows in
+                        LinearAlgebra.rowDots(matrix: m.baseAddress!, columns: dimension, rows: rows, vector: q.baseAddress!, into: out.baseAddress!)
                     }
                 }
             }
         }
     }
 
-    /// The exact cosine of `query` with one row. - Complexity: O(dimension).
+    /// The exact cosine of `query` with one row (the scan kernel's value). - Complexity: O(dimension).
     public func exactScore(for query: [Float], row: Int32) -> Float {
+        var score: Float = 0
         matrix.withUnsafeBufferPointer { m in
             query.withUnsafeBufferPointer { q in
-                LinearAlgebra.dot(m.baseAddress! + Int(row) * dimension, q.baseAddress!, count: dimension)
+                LinearAlgebra.rowDots(matrix: m.baseAddress! + Int(row) * dimension, rows: 1, columns: dimension, vector: q.baseAddress!, into: &score)
             }
         }
+        return score
     }
 }
