@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        // The vector scan's SIMD loops (run-time dispatch to AVX2 / AVX-512 on x86-64).
         .target(name: "CSiftKernels"),
         .target(
             name: "Sift",

@@ -40,6 +40,13 @@ struct BenchOptions {
     var writeCorpus: String?
     /// Internal: run as the child that measures a cold open and its memory.
     var probeOpen: String?
+    /// Internal: time the query set on an existing store (see QueryProfile).
+    var profileQueries: String?
+    var profileRepeat = 1
+    var profileInt8 = false
+    var profileMemory = false
+    var profilePostings = false
+    var profileDump: String?
 
     static let usage = """
         usage: sift-bench [options]
@@ -78,6 +85,14 @@ struct BenchOptions {
           --write-corpus FILE    write the corpus at the largest size as JSONL (Sift items) and exit
           --quick                a smoke run in seconds: sizes 200,1000, 100 queries, few texts
           -h, --help             this text
+
+        profiling (no table; see Benchmarks/RESULTS.md):
+          --profile-queries DIR  time the size's queries in each --modes mode on the store DIR
+                                 (left by --keep --work-dir); --profile-repeat N passes,
+                                 --profile-int8 opens it with the quantized scan,
+                                 --profile-dump FILE writes every query's results instead
+          --profile-memory       resident bytes per item of each in-memory structure
+          --profile-postings     postings touched per query and prefix expansions
         """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -142,6 +157,12 @@ struct BenchOptions {
             case "--quick": o.quick = true
             case "--write-corpus": o.writeCorpus = try value(a)
             case "--probe-open": o.probeOpen = try value(a)
+            case "--profile-queries": o.profileQueries = try value(a)
+            case "--profile-repeat": o.profileRepeat = try integer(a)
+            case "--profile-int8": o.profileInt8 = true
+            case "--profile-memory": o.profileMemory = true
+            case "--profile-postings": o.profilePostings = true
+            case "--profile-dump": o.profileDump = try value(a)
             case "-h", "--help": throw UsageError(description: "")
             default: throw UsageError(description: "unknown option '\(a)'")
             }

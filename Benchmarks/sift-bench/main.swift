@@ -30,6 +30,28 @@ if let directory = options.probeOpen {
     }
 }
 
+// Query timing on an existing store, for profilers (see QueryProfile).
+if let directory = options.profileQueries {
+    do {
+        try await QueryProfile.run(directory: directory, options: options)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("sift-bench --profile-queries \(directory): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+if options.profileMemory || options.profilePostings {
+    do {
+        if options.profileMemory { try MemoryProfile.run(options: options) }
+        if options.profilePostings { try PostingsProfile.run(options: options) }
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("sift-bench --profile-memory: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 func writeFile(_ path: String, _ text: String) {
     do {
         try text.write(toFile: path, atomically: true, encoding: .utf8)

@@ -1,5 +1,76 @@
 import Foundation
 
+/// What one index's searches reuse from one query to the next (the actor runs one search at a
+/// time): the keyword accumulator, the per-row cosine and candidate arrays — so that a query
+/// costs its matches, not an allocation and a zeroing per row — and the query parser for the
+/// current set of domains.
+final class SearchScratch {
+    var keyword = KeywordAccumulator()
+    var cosine: [Float] = []
+    var isCandidate: [Bool] = []
+    var parser: (domains: [String: String?], parser: QueryParser)?
+}
+
+/// The filters of one query (expiry, explicit domains, domains named in the query, dates) over
+/// the compact ``RowAttributes``, counting what each excludes.
+struct RowFilter {
+    let entries: [RowAttributes.Entry]
+    let now: Double
+    /// Per domain code: admitted. nil: no such filter.
+    let explicitDomains: [Bool]?
+    var wordDomains: [Bool]?
+    let start: Double?
+    let end: Double?
+    var excludedExpired = 0, excludedDomain = 0, excludedNamedDomain = 0, excludedDate = 0
+
+    init(attributes: RowAttributes, now: Date, explicitDomains: Set<String>, range: DateRange) {
+        self.entries = attributes.entries
+        self.now = now.timeIntervalSinceReferenceDate
+        self.explicitDomains = explicitDomains.isEmpty ? nil : attributes.membership(explicitDomains)
+        self.start = range.start?.timeIntervalSinceReferenceDate
+        self.end = range.end?.timeIntervalSinceReferenceDate
+    }
+
+    @inline(__always)
+    private static func admitted(_ code: UInt32, _ table: [Bool]) -> Bool {
+        Int(code) < table.count && table[Int(code)]
+    }
+
+    @inline(__always)
+    private func admitsDate(_ date: Double) -> Bool {
+        guard start != nil || end != nil else { return true }
+        if date.isNaN { return false }
+        if let start, date < start { return false }
+        if let end, date >= end { return false }
+        return true
+    }
+
+    /// Whether some live item of the domains `named` (a membership table) passes the other
+    /// filters (expiry, explicit domains, dates): then naming the domain in the query filters by it.
+    func anyItem(in named: [Bool]) -> Bool {
+        for e in entries where e.domain != RowAttributes.freeRow && Self.admitted(e.domain, named) && !(e.expires <= now) {
+            if let explicitDomains, !Self.admitted(e.domain, explicitDomains) { continue }
+            if admitsDate(e.date) { return true }
+        }
+        return false
+    }
+
+    /// Whether `row` holds an item that passes every filter; counts the first filter that
+    /// excludes it.
+    @inline(__always)
+    mutating func admits(_ row: Int32) -> Bool {
+        let r = Int(row)
+        guard r < entries.count else { return false }
+        let e = entries[r]
+        guard e.domain != RowAttributes.freeRow else { return false }
+        if e.expires <= now { excludedExpired += 1; return false }
+        if let explicitDomains, !Self.admitted(e.domain, explicitDomains) { excludedDomain += 1; return false }
+        if let wordDomains, !Self.admitted(e.domain, wordDomains) { excludedNamedDomain += 1; return false }
+        if !admitsDate(e.date) { excludedDate += 1; return false }
+        return true
+    }
+}
+
 extension SearchIndex {
     /// The ranked results of `query` and a report of what was understood and filtered.
     ///
@@ -12,15 +83,13 @@ extension SearchIndex {
         let now = query.now ?? configuration.clock()
         var report = QueryReport()
         let limit = max(0, min(query.limit, 1000))
-        let items = state.items
 
         // Understand the query.
         var text = query.text
         var range = DateRange(start: query.since, end: query.until)
         var namedDomains: [String] = []
         if query.understandsPhrases {
-            let names = domainNames.map { DomainName(identifier: $0.key, displayName: $0.value) }
-            let parsed = QueryParser(domains: names).parse(query.text, now: now)
+            let parsed = queryParser().parse(query.text, now: now)
             text = parsed.text
             report.understood = parsed.understood
             namedDomains = parsed.domains
@@ -30,7 +99,7 @@ extension SearchIndex {
             // Keyword mode stays literal BM25F. The word being typed is a prefix, not a typo.
             let typing = query.prefixLastTerm && (text.unicodeScalars.last.map(Analyzer.isWordScalarOrASCIIAlnum) ?? false)
             let fixed = SpellingCorrector().correct(
-                text, keyword: keyword, vocabulary: configuration.embedder as? any WordVocabulary, keepLastWord: typing)
+                text, keyword: state.keyword, vocabulary: configuration.embedder as? any WordVocabulary, keepLastWord: typing)
             text = fixed.text
             report.understood += fixed.corrections.map { "spelling: \"\($0.typed)\" → \"\($0.corrected)\"" }
         }
@@ -51,63 +120,33 @@ extension SearchIndex {
         let explicitDomains = Set(query.domains)
         if !explicitDomains.isEmpty { report.filters.append("domain ∈ {\(explicitDomains.sorted().joined(separator: ", "))}") }
         if range.start != nil || range.end != nil { report.filters.append("date \(range.siftDescription)") }
-        func passesBase(_ item: SearchableItem) -> Bool {
-            if item.isExpired(at: now) { return false }
-            if !explicitDomains.isEmpty && !explicitDomains.contains(item.domain) { return false }
-            if range.start != nil || range.end != nil {
-                guard let date = item.date, range.admits(date) else { return false }
-            }
-            return true
-        }
+        var filter = RowFilter(attributes: state.attributes, now: now, explicitDomains: explicitDomains, range: range)
         var boostDomains = Set<String>()
-        var wordDomains = Set<String>()
         if !namedDomains.isEmpty {
             let named = Set(namedDomains)
-            if items.contains(where: { $0.map { named.contains($0.domain) && passesBase($0) } ?? false }) {
-                wordDomains = named
+            let table = state.attributes.membership(named)
+            if filter.anyItem(in: table) {
+                filter.wordDomains = table
                 report.filters.append("domain ∈ {\(named.sorted().joined(separator: ", "))} (named in the query)")
             } else {
                 boostDomains = named
                 report.filters.append("no item of {\(named.sorted().joined(separator: ", "))} passes the other filters: domain only boosts")
             }
         }
-        // Counters rather than a dictionary: this closure runs in the scan's inner loop.
-        var excludedExpired = 0, excludedDomain = 0, excludedNamedDomain = 0, excludedDate = 0
-        let hasDateFilter = range.start != nil || range.end != nil
-        let passes: (Int32) -> Bool = { row in
-            // Through the buffer, `items[r]!.field` reads one field in place; the array's getter
-            // (and `items[r] != nil`) would copy the whole item, a dozen retains, for every row.
-            let r = Int(row)
-            let verdict = items.withUnsafeBufferPointer { items -> Int in
-                guard items[r]?.isHidden != nil else { return 0 }
-                if let expires = items[r]!.expires, expires <= now { return 1 }
-                if !explicitDomains.isEmpty && !explicitDomains.contains(items[r]!.domain) { return 2 }
-                if !wordDomains.isEmpty && !wordDomains.contains(items[r]!.domain) { return 3 }
-                if hasDateFilter {
-                    guard let date = items[r]!.date, range.admits(date) else { return 4 }
-                }
-                return 5
-            }
-            switch verdict {
-            case 5: return true
-            case 1: excludedExpired += 1
-            case 2: excludedDomain += 1
-            case 3: excludedNamedDomain += 1
-            case 4: excludedDate += 1
-            default: break
-            }
-            return false
-        }
 
-        let queryTerms = keyword.queryTerms(text, prefixLastTerm: query.prefixLastTerm)
+        let queryTerms = state.keyword.queryTerms(text, prefixLastTerm: query.prefixLastTerm)
         let results: [SearchResult]
-        if keyword.analyzer.terms(text).isEmpty {
-            results = listNewestFirst(passes: passes, limit: limit)
+        if state.keyword.analyzer.terms(text).isEmpty {
+            results = listNewestFirst(filter: &filter, limit: limit)
             report.filters.append("no search text left: filtered items, newest first")
         } else {
-            results = rank(text: text, terms: queryTerms, mode: mode, limit: limit, now: now, prefixLastTerm: query.prefixLastTerm, passes: passes, boostDomains: boostDomains, explain: query.explain, report: &report)
+            results = state.items.withUnsafeBufferPointer { items in
+                rank(text: text, terms: queryTerms, mode: mode, limit: limit, now: now, prefixLastTerm: query.prefixLastTerm,
+                     filter: &filter, boostDomains: boostDomains, explain: query.explain, exhaustive: query.scoresEveryCandidate,
+                     report: &report, items: items)
+            }
         }
-        for (what, count) in [("expiry", excludedExpired), ("domain filter", excludedDomain), ("domain named in the query", excludedNamedDomain), ("date filter", excludedDate)] where count > 0 {
+        for (what, count) in [("expiry", filter.excludedExpired), ("domain filter", filter.excludedDomain), ("domain named in the query", filter.excludedNamedDomain), ("date filter", filter.excludedDate)] where count > 0 {
             report.exclusions.append("\(what) excluded \(count) candidate\(count == 1 ? "" : "s")")
         }
         configuration.logger.log(LogRecord(operation: "search.\(mode.rawValue)", index: name, itemCount: results.count, duration: Date().timeIntervalSince(started), outcome: "ok"))
@@ -119,86 +158,303 @@ extension SearchIndex {
         try search(SearchQuery(text, limit: limit)).results
     }
 
+    /// The query parser for the index's current domains, built once per set of domains (it
+    /// spells out every domain's phrases).
+    private func queryParser() -> QueryParser {
+        if let cached = scratch.parser, cached.domains == domainNames { return cached.parser }
+        let parser = QueryParser(domains: domainNames.map { DomainName(identifier: $0.key, displayName: $0.value) })
+        scratch.parser = (domainNames, parser)
+        return parser
+    }
+
     private func result(row: Int32, score: Float, explanation: Explanation?) -> SearchResult {
         let item = state.items[Int(row)]!
         return SearchResult(id: item.id, domain: item.domain, title: item.title, score: score, url: item.url, date: item.date, displayName: item.displayName, explanation: explanation)
     }
 
-    private func listNewestFirst(passes: (Int32) -> Bool, limit: Int) -> [SearchResult] {
-        let items = state.items
-        var rows: [Int32] = []
-        for r in 0..<items.count where items[r] != nil && passes(Int32(r)) { rows.append(Int32(r)) }
-        rows.sort { a, b in
-            let x = items[Int(a)]!, y = items[Int(b)]!
-            switch (x.date, y.date) {
-            case let (l?, r?) where l != r: return l > r
-            case (.some, nil): return true
-            case (nil, .some): return false
-            default: return x.id < y.id
+    /// The `limit` newest items that pass the filters (dated before undated, then by id), by a
+    /// bounded selection: O(n log limit), not a sort of every item.
+    private func listNewestFirst(filter: inout RowFilter, limit: Int) -> [SearchResult] {
+        guard limit > 0 else { return [] }
+        let entries = state.attributes.entries
+        let rows: [Int32] = state.items.withUnsafeBufferPointer { items in
+            /// `a` lists before `b`.
+            func before(_ a: Int32, _ b: Int32) -> Bool {
+                let x = entries[Int(a)].date, y = entries[Int(b)].date
+                switch (x.isNaN, y.isNaN) {
+                case (false, false) where x != y: return x > y
+                case (false, true): return true
+                case (true, false): return false
+                default: return items[Int(a)]!.id < items[Int(b)]!.id
+                }
             }
+            // A heap whose root is the last of the kept rows.
+            var heap: [Int32] = []
+            heap.reserveCapacity(limit)
+            func siftDown(_ start: Int) {
+                var i = start
+                while true {
+                    let l = 2 * i + 1, r = l + 1
+                    var m = i
+                    if l < heap.count && before(heap[m], heap[l]) { m = l }
+                    if r < heap.count && before(heap[m], heap[r]) { m = r }
+                    if m == i { return }
+                    heap.swapAt(i, m)
+                    i = m
+                }
+            }
+            for r in 0..<items.count where filter.admits(Int32(r)) {
+                let row = Int32(r)
+                if heap.count < limit {
+                    heap.append(row)
+                    var i = heap.count - 1
+                    while i > 0, before(heap[(i - 1) / 2], heap[i]) { heap.swapAt(i, (i - 1) / 2); i = (i - 1) / 2 }
+                } else if before(row, heap[0]) {
+                    heap[0] = row
+                    siftDown(0)
+                }
+            }
+            return heap.sorted(by: before)
         }
-        return rows.prefix(limit).map { result(row: $0, score: 0, explanation: nil) }
+        return rows.map { result(row: $0, score: 0, explanation: nil) }
     }
 
+    /// Ranks the candidates over the item buffer, where `items[row]!.field` reads one field in
+    /// place: the array's getter would copy the whole item (a dozen retains) for every candidate.
+    ///
+    /// A candidate's final score is its relevance times four factors (donations, ranking hint,
+    /// named-domain boost, title prefix), each at most a bound known before ranking. Unless
+    /// `exhaustive`, a candidate whose relevance times the product of those bounds is below the
+    /// k-th best score so far is skipped without computing its factors: its score could not
+    /// enter the top k (ties included, which go to the smaller id only at equal scores), so the
+    /// results are those of scoring every candidate.
     private func rank(
         text: String, terms: [KeywordIndex.QueryTerm], mode: SearchMode, limit: Int, now: Date, prefixLastTerm: Bool,
-        passes: (Int32) -> Bool, boostDomains: Set<String>, explain: Bool, report: inout QueryReport
-    ) -> [SearchResult] {
-        state.items.withUnsafeBufferPointer { items in
-            rank(text: text, terms: terms, mode: mode, limit: limit, now: now, prefixLastTerm: prefixLastTerm, passes: passes, boostDomains: boostDomains, explain: explain, report: &report, items: items)
-        }
-    }
-
-    /// ``rank`` over the item buffer, where `items[row]!.field` reads one field in place: the
-    /// array's getter would copy the whole item (a dozen retains) for every candidate.
-    private func rank(
-        text: String, terms: [KeywordIndex.QueryTerm], mode: SearchMode, limit: Int, now: Date, prefixLastTerm: Bool,
-        passes: (Int32) -> Bool, boostDomains: Set<String>, explain: Bool, report: inout QueryReport,
+        filter: inout RowFilter, boostDomains: Set<String>, explain: Bool, exhaustive: Bool, report: inout QueryReport,
         items: UnsafeBufferPointer<SearchableItem?>
+    ) -> [SearchResult] {
+        // Buffers kept between queries, taken out of the scratch for this one and reset after.
+        let capacity = table.capacity
+        var accumulator = KeywordAccumulator()
+        swap(&accumulator, &scratch.keyword)
+        accumulator.reserve(rows: capacity)
+        var cosine: [Float] = [], isCandidate: [Bool] = []
+        swap(&cosine, &scratch.cosine)
+        swap(&isCandidate, &scratch.isCandidate)
+        if isCandidate.count < capacity { isCandidate += repeatElement(false, count: capacity - isCandidate.count) }
+        var candidates: [Int32] = []
+        let results = rank(
+            text: text, terms: terms, mode: mode, limit: limit, now: now, prefixLastTerm: prefixLastTerm, filter: &filter,
+            boostDomains: boostDomains, explain: explain, exhaustive: exhaustive, report: &report, items: items,
+            accumulator: &accumulator, cosine: &cosine, isCandidate: &isCandidate, candidates: &candidates)
+        accumulator.reset()
+        for row in candidates { isCandidate[Int(row)] = false }
+        swap(&accumulator, &scratch.keyword)
+        swap(&cosine, &scratch.cosine)
+        swap(&isCandidate, &scratch.isCandidate)
+        return results
+    }
+
+    private func rank(
+        text: String, terms: [KeywordIndex.QueryTerm], mode: SearchMode, limit: Int, now: Date, prefixLastTerm: Bool,
+        filter: inout RowFilter, boostDomains: Set<String>, explain: Bool, exhaustive: Bool, report: inout QueryReport,
+        items: UnsafeBufferPointer<SearchableItem?>, accumulator: inout KeywordAccumulator, cosine: inout [Float],
+        isCandidate: inout [Bool], candidates: inout [Int32]
     ) -> [SearchResult] {
         let capacity = table.capacity
         let fusion = configuration.fusion
+        let attributes = state.attributes
 
         // Keyword half: BM25F of every matching row.
-        var bm25 = [Float](repeating: 0, count: capacity)
-        var touched: [Int32] = []
-        if mode != .semantic { keyword.accumulate(terms, scores: &bm25, touched: &touched) }
+        if mode != .semantic { state.keyword.accumulate(terms, into: &accumulator) }
+        // Taken out of the accumulator (no copy) so that keyword feedback can add to candidates'
+        // scores; what it added is taken back before the accumulator is reset and reused.
+        var bm25 = accumulator.takeScores()
+        var feedbackScore: [Int32: Float] = [:], keywordBeforeFeedback: [Int32: Float] = [:]
+        defer {
+            for (row, s) in keywordBeforeFeedback { bm25[Int(row)] = s }
+            accumulator.giveBackScores(&bm25)
+        }
 
-        // Semantic half: cosine of every row, one sgemv.
-        var cosine: [Float] = []
+        // Semantic half: cosine of every row, one pass over the matrix.
+        var hasCosine = false
         var queryVector: [Float] = []
         var approximate = false
         if mode != .keyword, let embedder = configuration.embedder, let vectors {
             queryVector = embedder.embed(text)
-            cosine = [Float](repeating: 0, count: capacity)
             if let quantized = vectors.quantized {
                 quantized.approximateScores(for: queryVector, into: &cosine)
                 approximate = true
             } else {
                 vectors.scores(for: queryVector, into: &cosine)
             }
+            hasCosine = true
         }
 
-        // Candidates that pass the filters.
-        var candidates: [Int32] = []
-        var isCandidate = [Bool](repeating: false, count: capacity)
+        // The query's words, stop words included, for the title-prefix boost.
+        var headWords: [String] = []
+        state.keyword.analyzer.forEachWord(text) { word, _ in headWords.append(word) }
+        let headHashes = headWords.map(KeywordIndex.wordHash)
+        let lastIsPrefix = prefixLastTerm && (text.unicodeScalars.last.map(Analyzer.isWordScalarOrASCIIAlnum) ?? false)
+        let boostCodes = attributes.membership(boostDomains)
+
+        // Made once per query, not once per candidate.
+        var fusionLabel = ""
+        switch fusion.method {
+        case .linear(let alpha): fusionLabel = "linear α=\(alpha)"
+        case .reciprocalRank(let k): fusionLabel = "rrf k=\(k)"
+        }
+
+        // Bounds of the product of the factors, without and with the title-prefix boost, when
+        // every factor is positive (then the product is monotone in each, in floating point
+        // too); nil turns the skipping off.
+        let titled = headWords.count >= 2 && headWords.count <= KeywordIndex.titleHeadLength
+        let factorBounds: (plain: Float, titled: Float)? = {
+            guard !exhaustive else { return nil }
+            let strength = configuration.donations.strength
+            let donation = donationLog.isEmpty ? (1, 1) : (min(1, 1 + strength * Float(1.0)), max(1, 1 + strength * Float(1.0)))
+            let hs = fusion.rankingHintStrength
+            let atZero = 1 + hs * (Float(0) - 50) / 50, atHundred = 1 + hs * (Float(100) - 50) / 50
+            let hint = (min(1, atZero, atHundred), max(1, atZero, atHundred))
+            let domain = boostDomains.isEmpty ? (1, 1) : (min(1, fusion.domainBoost), max(1, fusion.domainBoost))
+            let title = titled ? (min(1, fusion.titlePrefixBoost), max(1, fusion.titlePrefixBoost)) : (Float(1), Float(1))
+            guard donation.0 > 0, hint.0 > 0, domain.0 > 0, title.0 > 0 else { return nil }
+            let plain = donation.1 * hint.1 * domain.1
+            return (plain * 1, plain * title.1)
+        }()
+        /// Whether the title-prefix boost can apply to `row` (the accumulator knows which rows'
+        /// titles hold every whole word of the query); always checked in full when exhaustive.
+        @inline(__always) func mayBeginTitle(_ row: Int32) -> Bool {
+            titled && (exhaustive || accumulator.mayBeginTitle(row: row))
+        }
+
+        var maxBM25: Float = 0
+        var topCos: Float = -1, floorCos: Float = 1
+        var keywordRank: [Int32: Int] = [:], semanticRank: [Int32: Int] = [:]
+
+        /// The relevance of a candidate: the fused (or single-half) score before the factors.
+        @inline(__always) func relevance(_ row: Int32) -> (keyword: Float, cosine: Float?, normalizedKeyword: Float, normalizedSemantic: Float, relevance: Float) {
+            let keywordScore = bm25[Int(row)]
+            let c: Float? = hasCosine ? cosine[Int(row)] : nil
+            let nk = maxBM25 > 0 ? keywordScore / maxBM25 : 0
+            var ns: Float = 0
+            if let c { ns = topCos > floorCos ? (c - floorCos) / (topCos - floorCos) : 1 }
+            let r: Float
+            switch mode {
+            case .keyword: r = keywordScore
+            case .semantic: r = c ?? 0
+            case .hybrid:
+                switch fusion.method {
+                case .linear(let alpha): r = alpha * nk + (1 - alpha) * ns
+                case .reciprocalRank(let k):
+                    r = (keywordRank[row].map { 1 / (k + Float($0)) } ?? 0) + (semanticRank[row].map { 1 / (k + Float($0)) } ?? 0)
+                }
+            }
+            return (keywordScore, c, nk, ns, r)
+        }
+
+        /// Every part of a candidate's score.
+        func score(_ row: Int32) -> Explanation {
+            let (keywordScore, c, nk, ns, r) = relevance(row)
+            var e = Explanation()
+            e.keywordScore = keywordScore
+            e.keywordFeedbackScore = feedbackScore[row] ?? 0
+            e.cosine = c
+            e.normalizedKeyword = nk
+            e.normalizedSemantic = ns
+            e.relevance = r
+            switch mode {
+            case .keyword: e.fusion = "bm25f"
+            case .semantic: e.fusion = "cosine"
+            case .hybrid: e.fusion = fusionLabel
+            }
+            let factors = factorsOf(row, relevance: r, keywordScore: keywordScore, cosine: c)
+            e.donationScore = factors.donationScore
+            e.donationFactor = factors.donation
+            e.rankingHintFactor = factors.hint
+            e.domainBoostFactor = factors.domain
+            e.titlePrefixFactor = factors.title
+            e.finalScore = factors.final
+            return e
+        }
+
+        /// The factors and the final score; `Explanation` is built only for `--explain`.
+        @inline(__always) func factorsOf(_ row: Int32, relevance: Float, keywordScore: Float, cosine c: Float?) -> (donationScore: Float, donation: Float, hint: Float, domain: Float, title: Float, final: Float) {
+            let r = Int(row)
+            var donationScore: Float = 0, donation: Float = 1, hint: Float = 1, domain: Float = 1, title: Float = 1
+            let matches = keywordScore > 0 || (c ?? -1) >= fusion.semanticMatchThreshold
+            if matches, relevance > 0, !donationLog.isEmpty, let list = donationLog[items[r]!.id] {
+                let s = configuration.donations.score(list.map(\.date), now: now)
+                donationScore = Float(s)
+                donation = configuration.donations.factor(forScore: s)
+            }
+            let a = attributes.entries[r]
+            if a.hint != RowAttributes.noHint {
+                hint = 1 + fusion.rankingHintStrength * (Float(a.hint) - 50) / 50
+            }
+            if !boostCodes.isEmpty && Int(a.domain) < boostCodes.count && boostCodes[Int(a.domain)] { domain = fusion.domainBoost }
+            if relevance > 0, mayBeginTitle(row), state.keyword.titleBegins(row: row, with: headWords, hashes: headHashes, lastIsPrefix: lastIsPrefix, title: { items[r]!.title }) {
+                title = fusion.titlePrefixBoost
+            }
+            let factor = donation * hint * domain * title
+            let final = relevance >= 0 ? relevance * factor : relevance / factor
+            return (donationScore, donation, hint, domain, title, final)
+        }
+
+        /// Offers every candidate to a top-k heap, skipping those whose bound cannot enter it.
+        func select(_ rows: [Int32]) -> TopK<ItemID> {
+            var top = TopK<ItemID>(k: limit)
+            for row in rows {
+                let (keywordScore, c, _, _, r) = relevance(row)
+                if let factorBounds, r >= 0, r * (mayBeginTitle(row) ? factorBounds.titled : factorBounds.plain) < top.threshold { continue }
+                let s = factorsOf(row, relevance: r, keywordScore: keywordScore, cosine: c).final
+                top.insert(score: s, row: row, key: items[Int(row)]!.id)
+            }
+            return top
+        }
+
+        func results(_ top: TopK<ItemID>) -> [SearchResult] {
+            top.sorted().map { entry in
+                var explanation: Explanation?
+                if explain {
+                    var e = score(entry.row)
+                    if mode != .semantic { e.keywordTerms = state.keyword.explain(terms, row: entry.row) }
+                    explanation = e
+                }
+                return result(row: entry.row, score: entry.score, explanation: explanation)
+            }
+        }
+
+        // Keyword mode: the candidates are the matches that pass the filters.
+        if mode == .keyword {
+            for row in accumulator.touched where filter.admits(row) {
+                candidates.append(row)
+                maxBM25 = max(maxBM25, bm25[Int(row)])
+            }
+            report.candidates = candidates.count
+            return results(select(candidates))
+        }
+
+        // Candidates that pass the filters: the keyword matches and the best rows by cosine.
         if mode != .semantic {
-            for row in touched where passes(row) {
+            for row in accumulator.touched where filter.admits(row) {
                 candidates.append(row)
                 isCandidate[Int(row)] = true
             }
         }
-        if mode != .keyword && !cosine.isEmpty {
+        if hasCosine {
             // Semantic mode takes as many nominees as hybrid: the priors (donations, ranking
             // hint, domain boost) may lift an item from below the top k by cosine alone.
             var m = max(fusion.semanticCandidates, limit)
             // The int8 scan only nominates: take more, then re-score them exactly.
             if approximate { m = max(m * 2, 40) }
             var best = TopK<ItemID>(k: m)
-            // The score test first: most rows fail it, and `passes` rejects free rows anyway.
-            for r in 0..<capacity {
-                let s = cosine[r]
-                if s >= best.threshold && passes(Int32(r)) { best.insert(score: s, row: Int32(r), key: items[r]!.id) }
+            cosine.withUnsafeBufferPointer { cosine in
+                // The score test first: most rows fail it, and the filter rejects free rows anyway.
+                for r in 0..<capacity {
+                    let s = cosine[r]
+                    if s >= best.threshold && filter.admits(Int32(r)) { best.insert(score: s, row: Int32(r), key: items[r]!.id) }
+                }
             }
             for e in best.sorted() where !isCandidate[Int(e.row)] {
                 candidates.append(e.row)
@@ -206,7 +462,7 @@ extension SearchIndex {
             }
         }
         if approximate, let vectors {
-            for row in candidates { cosine[Int(row)] = vectors.exactScore(for: queryVector, row: row) }
+            vectors.exactScores(for: queryVector, rows: candidates, into: &cosine)
         }
         report.candidates = candidates.count
 
@@ -215,7 +471,7 @@ extension SearchIndex {
         // candidates are re-scored, so it costs c dot products, not another scan.
         let prfDocs = fusion.feedbackDocuments
         let prfBeta = fusion.feedbackWeight
-        if mode == .hybrid, prfDocs > 0, !cosine.isEmpty, let vectors, case .linear(let alpha) = fusion.method {
+        if mode == .hybrid, prfDocs > 0, hasCosine, let vectors, case .linear(let alpha) = fusion.method {
             var maxB: Float = 0, tc: Float = -1, fc: Float = 1
             for row in candidates { maxB = max(maxB, bm25[Int(row)]); tc = max(tc, cosine[Int(row)]); fc = min(fc, cosine[Int(row)]) }
             var first = TopK<ItemID>(k: prfDocs)
@@ -231,13 +487,12 @@ extension SearchIndex {
             }
             let n = q2.reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()
             if n > 0 { for j in 0..<q2.count { q2[j] /= n } }
-            for row in candidates { cosine[Int(row)] = vectors.exactScore(for: q2, row: row) }
+            vectors.exactScores(for: q2, rows: candidates, into: &cosine)
         }
 
         // Keyword feedback (RM3-like): the best first-pass result lends its most telling terms
         // to the keyword query, which re-scores the candidates (it adds none).
-        var feedbackScore: [Int32: Float] = [:]
-        if mode == .hybrid, fusion.keywordFeedbackDocuments > 0, fusion.keywordFeedbackTerms > 0, !cosine.isEmpty,
+        if mode == .hybrid, fusion.keywordFeedbackDocuments > 0, fusion.keywordFeedbackTerms > 0, hasCosine,
            case .linear(let alpha) = fusion.method {
             var maxB: Float = 0, tc: Float = -1, fc: Float = 1
             for row in candidates { maxB = max(maxB, bm25[Int(row)]); tc = max(tc, cosine[Int(row)]); fc = min(fc, cosine[Int(row)]) }
@@ -249,112 +504,33 @@ extension SearchIndex {
             }
             let feedbackItems = first.sorted().map { items[Int($0.row)]! }
             let exclude = Set(terms.flatMap(\.terms))
-            let feedbackTerms = keyword.feedbackTerms(of: feedbackItems, exclude: exclude, count: fusion.keywordFeedbackTerms)
+            let feedbackTerms = state.keyword.feedbackTerms(of: feedbackItems, exclude: exclude, count: fusion.keywordFeedbackTerms)
             report.feedbackTerms = feedbackTerms
             let scale = fusion.keywordFeedbackWeight * Float(terms.count)
-            feedbackScore = keyword.feedbackScores(feedbackTerms) { isCandidate[Int($0)] }
+            feedbackScore = state.keyword.feedbackScores(feedbackTerms) { isCandidate[Int($0)] }
             for (row, s) in feedbackScore {
                 feedbackScore[row] = scale * s
+                keywordBeforeFeedback[row] = bm25[Int(row)]
                 bm25[Int(row)] += scale * s
             }
         }
 
         // Fusion inputs.
-        var maxBM25: Float = 0
-        var topCos: Float = -1, floorCos: Float = 1
         for row in candidates {
             maxBM25 = max(maxBM25, bm25[Int(row)])
-            if !cosine.isEmpty { topCos = max(topCos, cosine[Int(row)]); floorCos = min(floorCos, cosine[Int(row)]) }
+            if hasCosine { topCos = max(topCos, cosine[Int(row)]); floorCos = min(floorCos, cosine[Int(row)]) }
         }
-        var keywordRank: [Int32: Int] = [:], semanticRank: [Int32: Int] = [:]
         if mode == .hybrid, case .reciprocalRank = fusion.method {
             let byKeyword = candidates.filter { bm25[Int($0)] > 0 }.sorted { bm25[Int($0)] != bm25[Int($1)] ? bm25[Int($0)] > bm25[Int($1)] : items[Int($0)]!.id < items[Int($1)]!.id }
             for (i, r) in byKeyword.enumerated() { keywordRank[r] = i + 1 }
             let bySemantic = candidates.sorted { cosine[Int($0)] != cosine[Int($1)] ? cosine[Int($0)] > cosine[Int($1)] : items[Int($0)]!.id < items[Int($1)]!.id }
             for (i, r) in bySemantic.enumerated() { semanticRank[r] = i + 1 }
         }
-
-        // The query's words, stop words included, for the title-prefix boost.
-        var headWords: [String] = []
-        keyword.analyzer.forEachWord(text) { word, _ in headWords.append(word) }
-        let headHashes = headWords.map(KeywordIndex.wordHash)
-        let lastIsPrefix = prefixLastTerm && (text.unicodeScalars.last.map(Analyzer.isWordScalarOrASCIIAlnum) ?? false)
-
-        // Made once per query, not once per candidate.
-        var fusionLabel = ""
-        switch fusion.method {
-        case .linear(let alpha): fusionLabel = "linear α=\(alpha)"
-        case .reciprocalRank(let k): fusionLabel = "rrf k=\(k)"
-        }
-
-        func score(_ row: Int32) -> Explanation {
-            var e = Explanation()
-            e.keywordScore = bm25[Int(row)]
-            e.keywordFeedbackScore = feedbackScore[row] ?? 0
-            e.cosine = cosine.isEmpty ? nil : cosine[Int(row)]
-            e.normalizedKeyword = maxBM25 > 0 ? e.keywordScore / maxBM25 : 0
-            if let c = e.cosine { e.normalizedSemantic = topCos > floorCos ? (c - floorCos) / (topCos - floorCos) : 1 }
-            switch mode {
-            case .keyword:
-                e.relevance = e.keywordScore
-                e.fusion = "bm25f"
-            case .semantic:
-                e.relevance = e.cosine ?? 0
-                e.fusion = "cosine"
-            case .hybrid:
-                switch fusion.method {
-                case .linear(let alpha):
-                    e.relevance = alpha * e.normalizedKeyword + (1 - alpha) * e.normalizedSemantic
-                    e.fusion = fusionLabel
-                case .reciprocalRank(let k):
-                    e.relevance = (keywordRank[row].map { 1 / (k + Float($0)) } ?? 0) + (semanticRank[row].map { 1 / (k + Float($0)) } ?? 0)
-                    e.fusion = fusionLabel
-                }
-            }
-            let r = Int(row)
-            let matches = e.keywordScore > 0 || (e.cosine ?? -1) >= fusion.semanticMatchThreshold
-            if matches, e.relevance > 0, !donationLog.isEmpty, let list = donationLog[items[r]!.id] {
-                let s = configuration.donations.score(list.map(\.date), now: now)
-                e.donationScore = Float(s)
-                e.donationFactor = configuration.donations.factor(forScore: s)
-            }
-            if let hint = items[r]!.rankingHint {
-                e.rankingHintFactor = 1 + fusion.rankingHintStrength * (Float(min(max(hint, 0), 100)) - 50) / 50
-            }
-            if !boostDomains.isEmpty && boostDomains.contains(items[r]!.domain) { e.domainBoostFactor = fusion.domainBoost }
-            if e.relevance > 0, keyword.titleBegins(row: row, with: headWords, hashes: headHashes, lastIsPrefix: lastIsPrefix, title: { items[r]!.title }) {
-                e.titlePrefixFactor = fusion.titlePrefixBoost
-            }
-            let factor = e.donationFactor * e.rankingHintFactor * e.domainBoostFactor * e.titlePrefixFactor
-            e.finalScore = e.relevance >= 0 ? e.relevance * factor : e.relevance / factor
-            return e
-        }
-
-        var top = TopK<ItemID>(k: limit)
-        for row in candidates {
-            let e = score(row)
-            top.insert(score: e.finalScore, row: row, key: items[Int(row)]!.id)
-        }
-        return top.sorted().map { entry in
-            var explanation: Explanation?
-            if explain {
-                var e = score(entry.row)
-                if mode != .semantic { e.keywordTerms = keyword.explain(terms, row: entry.row) }
-                explanation = e
-            }
-            return result(row: entry.row, score: entry.score, explanation: explanation)
-        }
+        return results(select(candidates))
     }
 }
 
 extension DateRange {
-    /// Whether `date` lies in the half-open range [start, end).
-    fileprivate func admits(_ date: Date) -> Bool {
-        if let start, date < start { return false }
-        if let end, date >= end { return false }
-        return true
-    }
-
     /// The overlap of two ranges.
     fileprivate func narrowed(by other: DateRange) -> DateRange {
         let s = [start, other.start].compactMap { $0 }.max()

@@ -87,6 +87,8 @@ public actor SearchIndex {
     /// The generation of the snapshot this index knows to be on disk (loaded or written by it),
     /// or nil. The first commit after it removes the file, which it has made stale.
     var snapshotGeneration: StoreGeneration?
+    /// Buffers the query path reuses from one search to the next (see SearchIndex+Search).
+    let scratch = SearchScratch()
     private var batch: [StoreMutation]? = nil
     private var batchItems: [Pending] = []
     let name: String
@@ -561,6 +563,7 @@ public actor SearchIndex {
                 throw InvariantViolation("item cache disagrees with the identifier table at row \(r)")
             }
         }
+        try state.attributes.checkInvariants(items: items)
         try keyword.checkInvariants(liveRows: live)
         try vectors?.checkInvariants(liveRows: live)
         for id in donationLog.keys where table.row(of: id) == nil {
@@ -602,6 +605,8 @@ struct IndexState: Sendable {
     var donationLog: [ItemID: [Donation]] = [:]
     /// Domains and their display names, for query understanding.
     var domainNames: [String: String?] = [:]
+    /// The fields filters and ranking priors read, compact, per row (kept with `items`).
+    var attributes = RowAttributes()
 
     init(keyword: KeywordIndex, vectors: VectorIndex?) {
         self.keyword = keyword
@@ -621,6 +626,7 @@ struct IndexState: Sendable {
         let r = Int(row)
         if r >= items.count { items.append(contentsOf: repeatElement(nil, count: r - items.count + 1)) }
         items[r] = stored.item
+        attributes.set(row: row, item: stored.item)
         keyword.insert(analysis, at: row)
         if let v = stored.vector, v.count == vectors?.dimension {
             vectors?.set(row: row, vector: v)
@@ -633,6 +639,7 @@ struct IndexState: Sendable {
     mutating func unproject(_ id: ItemID) {
         guard let row = table.remove(id) else { return }
         items[Int(row)] = nil
+        attributes.remove(row: row)
         keyword.remove(row: row)
         vectors?.remove(row: row)
         donationLog[id] = nil
@@ -648,6 +655,7 @@ struct IndexState: Sendable {
     mutating func removeAll() {
         table.removeAll()
         items.removeAll()
+        attributes.removeAll()
         keyword.removeAll()
         vectors?.removeAll()
         donationLog.removeAll()

@@ -350,6 +350,91 @@ public struct KeywordIndex: Sendable {
         }
     }
 
+    /// ``accumulate(_:scores:touched:)`` into reusable buffers: the same scores, bit for bit (the
+    /// same operations in the same order), without a dictionary for prefix terms or an
+    /// allocation per query. Each matching row is listed once in `accumulator.touched`.
+    /// - Complexity: O(Σ p) over the postings of the query's terms.
+    func accumulate(_ query: [QueryTerm], into accumulator: inout KeywordAccumulator) {
+        accumulator.reserve(rows: rowTerms.count)
+        let averages = averageLengths
+        let k1 = parameters.k1
+        let w = parameters.weights, b = parameters.b
+        let (w0, w1, w2) = (w[0], w[1], w[2])
+        let (b0, b1, b2) = (b[0], b[1], b[2])
+        // Locals, so that the loops below index plain buffers.
+        var scores: [Float] = [], best: [Float] = [], marks: [Bool] = [], titleHits: [UInt8] = []
+        var touched: [Int32] = [], bestRows: [Int32] = []
+        swap(&scores, &accumulator.scores); swap(&best, &accumulator.best); swap(&marks, &accumulator.marks)
+        swap(&touched, &accumulator.touched); swap(&bestRows, &accumulator.bestRows); swap(&titleHits, &accumulator.titleHits)
+        defer {
+            swap(&scores, &accumulator.scores); swap(&best, &accumulator.best); swap(&marks, &accumulator.marks)
+            swap(&touched, &accumulator.touched); swap(&bestRows, &accumulator.bestRows); swap(&titleHits, &accumulator.titleHits)
+        }
+        // Whole words (not prefixes) of the query: a title can begin with the query only if
+        // it holds each of them (see `KeywordAccumulator.mayBeginTitle`).
+        let wholeWords = query.reduce(0) { $0 + ($1.isPrefix ? 0 : 1) }
+        accumulator.requiredTitleTerms = wholeWords <= Int(UInt8.max) ? wholeWords : nil
+        fieldLengths.withUnsafeBufferPointer { lengths in
+        scores.withUnsafeMutableBufferPointer { scores in
+        best.withUnsafeMutableBufferPointer { best in
+        marks.withUnsafeMutableBufferPointer { marks in
+        titleHits.withUnsafeMutableBufferPointer { titleHits in
+            // The expression of `pseudoFrequency` and `accumulate(_:scores:touched:)`, unchanged.
+            @inline(__always) func score(_ p: Posting, idf: Float) -> Float {
+                let len = lengths[Int(p.row)]
+                var tf: Float = 0
+                if p.tf.0 > 0 { tf += w0 * Float(p.tf.0) / (1 - b0 + b0 * Float(len.0) / averages.0) }
+                if p.tf.1 > 0 { tf += w1 * Float(p.tf.1) / (1 - b1 + b1 * Float(len.1) / averages.1) }
+                if p.tf.2 > 0 { tf += w2 * Float(p.tf.2) / (1 - b2 + b2 * Float(len.2) / averages.2) }
+                return idf * tf * (k1 + 1) / (k1 + tf)
+            }
+            for term in query {
+                if term.isPrefix && term.terms.count > 1 {
+                    // Per row the best expansion, then added once.
+                    for t in term.terms {
+                        guard let id = termIDs[t] else { continue }
+                        postings[Int(id)].withUnsafeBufferPointer { list in
+                            let idf = self.idf(documentFrequency: list.count)
+                            for p in list {
+                                let s = score(p, idf: idf)
+                                let r = Int(p.row)
+                                if s > best[r] {
+                                    if best[r] == 0 { bestRows.append(p.row) }
+                                    best[r] = s
+                                }
+                            }
+                        }
+                    }
+                    for row in bestRows {
+                        let r = Int(row)
+                        if !marks[r] { marks[r] = true; touched.append(row) }
+                        scores[r] += best[r]
+                        best[r] = 0
+                    }
+                    bestRows.removeAll(keepingCapacity: true)
+                } else {
+                    let counted = !term.isPrefix && wholeWords <= Int(UInt8.max)
+                    for t in term.terms {
+                        guard let id = termIDs[t] else { continue }
+                        postings[Int(id)].withUnsafeBufferPointer { list in
+                            let idf = self.idf(documentFrequency: list.count)
+                            for p in list {
+                                let r = Int(p.row)
+                                if !marks[r] { marks[r] = true; touched.append(p.row) }
+                                scores[r] += score(p, idf: idf)
+                                if counted && p.tf.0 > 0 { titleHits[r] &+= 1 }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        }
+        }
+        }
+        }
+    }
+
     /// The BM25F score of one document, as ``accumulate(_:scores:touched:)`` computes it.
     public func score(_ query: [QueryTerm], row: Int32) -> Float {
         explain(query, row: row).reduce(0) { $0 + $1.score }
@@ -433,5 +518,67 @@ extension Analyzer {
             return (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A)
         }
         return isWordScalar(scalar)
+    }
+}
+
+/// Reusable buffers of the keyword half of a query (``KeywordIndex/accumulate(_:into:)``): per
+/// row the BM25F score, 0 where no query term matched, and the rows that matched, each once.
+/// ``reset()`` clears only what the last query touched, so a query costs its postings, not the
+/// number of rows.
+struct KeywordAccumulator: Sendable {
+    /// Per row: the BM25F score of the last query (0 for rows it did not match).
+    fileprivate(set) var scores: [Float] = []
+    /// The rows the last query matched, each once, in the order first matched.
+    fileprivate(set) var touched: [Int32] = []
+    fileprivate var marks: [Bool] = []
+    fileprivate var best: [Float] = []
+    fileprivate var bestRows: [Int32] = []
+    /// Per row: how many of the query's whole words (not prefixes) occur in its title.
+    fileprivate var titleHits: [UInt8] = []
+    /// How many whole words the last query had; nil when it was not accumulated (or had more
+    /// than 255), and nothing is known about titles.
+    fileprivate(set) var requiredTitleTerms: Int?
+
+    /// Lends the score buffer out without a copy (the accumulator holds none until it is given
+    /// back with ``giveBackScores(_:)``, with the touched rows' scores as they were).
+    mutating func takeScores() -> [Float] {
+        var s: [Float] = []
+        swap(&s, &scores)
+        return s
+    }
+
+    mutating func giveBackScores(_ s: inout [Float]) { swap(&s, &scores) }
+
+    /// Makes room for `rows` rows (new rows zero).
+    mutating func reserve(rows: Int) {
+        guard scores.count < rows else { return }
+        let grow = rows - scores.count
+        scores.append(contentsOf: repeatElement(0, count: grow))
+        best.append(contentsOf: repeatElement(0, count: grow))
+        marks.append(contentsOf: repeatElement(false, count: grow))
+        titleHits.append(contentsOf: repeatElement(0, count: grow))
+    }
+
+    /// False only when `row`'s title cannot begin with the last query's words (the condition of
+    /// ``KeywordIndex/titleBegins(row:with:hashes:lastIsPrefix:title:)``): a title that begins
+    /// with them holds each whole (non-prefix) word of the query, so its title frequency for
+    /// that word's term is positive. Always true when the query was not accumulated.
+    @inline(__always)
+    func mayBeginTitle(row: Int32) -> Bool {
+        guard let required = requiredTitleTerms else { return true }
+        return Int(titleHits[Int(row)]) == required
+    }
+
+    /// Zeroes the rows the last query touched.
+    mutating func reset() {
+        scores.withUnsafeMutableBufferPointer { scores in
+            marks.withUnsafeMutableBufferPointer { marks in
+                titleHits.withUnsafeMutableBufferPointer { titleHits in
+                    for row in touched { scores[Int(row)] = 0; marks[Int(row)] = false; titleHits[Int(row)] = 0 }
+                }
+            }
+        }
+        touched.removeAll(keepingCapacity: true)
+        requiredTitleTerms = nil
     }
 }

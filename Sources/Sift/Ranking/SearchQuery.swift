@@ -33,6 +33,9 @@ public struct SearchQuery: Sendable {
     /// Correct words that neither the index nor the model knows to the nearest index word one
     /// edit away (``SpellingCorrector``); the report lists each correction.
     public var correctsSpelling: Bool
+    /// Tests only: score every candidate instead of skipping those whose score bound cannot
+    /// reach the top k — the reference the pruned ranking must equal.
+    var scoresEveryCandidate = false
 
     public init(
         _ text: String, limit: Int = 10, mode: SearchMode = .hybrid, domains: [String] = [],

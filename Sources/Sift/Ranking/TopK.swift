@@ -23,8 +23,8 @@ struct TopK<Key: Comparable> {
         a.score != b.score ? a.score < b.score : a.key > b.key
     }
 
-    /// The score an entry must beat to enter (when full).
-    var threshold: Float { heap.count < k ? -.infinity : heap[0].score }
+    /// The score an entry must reach to enter: −∞ until full, +∞ when k is 0 (nothing enters).
+    var threshold: Float { k == 0 ? .infinity : heap.count < k ? -.infinity : heap[0].score }
 
     /// - Complexity: O(log k).
     mutating func insert(score: Float, row: Int32, key: @autoclosure () -> Key) {

@@ -294,6 +294,10 @@ extension IndexState {
         self.table = table
         self.items = items
         self.domainNames = domainNames
+        // The compact per-row fields filters read are derived from the items, not stored.
+        for (r, item) in items.enumerated() {
+            if let item { attributes.set(row: Int32(r), item: item) }
+        }
     }
 }
 

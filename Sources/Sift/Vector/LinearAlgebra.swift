@@ -1,10 +1,14 @@
-// The one file that talks to BLAS. On Linux that is OpenBLAS (CBLAS module); on Apple
-// platforms Accelerate provides the same CBLAS functions (not built or tested by our CI).
+// The one file that talks to BLAS and to the scan kernels. On Linux BLAS is OpenBLAS (CBLAS
+// module); on Apple platforms Accelerate provides the same CBLAS functions (not built or tested
+// by our CI). The scan kernels (CSiftKernels, plain C with run-time dispatch to AVX2 and
+// AVX-512) replace sgemv for one query on x86-64: OpenBLAS's sgemv ran at a third of the memory
+// bandwidth on the benchmark machine (see Benchmarks/RESULTS.md).
 #if canImport(Accelerate)
 import Accelerate
 #else
 import CBLAS
 #endif
+import CSiftKernels
 
 /// Dense single-precision kernels over row-major matrices.
 enum LinearAlgebra {
@@ -26,6 +30,42 @@ enum LinearAlgebra {
     ) {
         guard m > 0, n > 0, k > 0 else { return }
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(m), Int32(n), Int32(k), 1, a, Int32(k), b, Int32(k), 0, c, Int32(n))
+    }
+
+    /// `result[i] = Σ_j matrix[i, j] · vector[j]`: one query against every row, at the memory
+    /// bandwidth. On x86-64 the scan kernel, elsewhere ``multiply(matrix:rows:columns:vector:into:)``.
+    static func rowDots(
+        matrix: UnsafePointer<Float>, rows: Int, columns: Int, vector: UnsafePointer<Float>,
+        into result: UnsafeMutablePointer<Float>
+    ) {
+        guard rows > 0, columns > 0 else { return }
+        #if arch(x86_64)
+        sift_scores_f32(matrix, rows, columns, vector, result)
+        #else
+        multiply(matrix: matrix, rows: rows, columns: columns, vector: vector, into: result)
+        #endif
+    }
+
+    /// `result[r] = Σ_j matrix[r, j] · vector[j]` for each `r` in `rows` (written at `result[r]`).
+    static func rowDots(
+        matrix: UnsafePointer<Float>, columns: Int, rows: UnsafeBufferPointer<Int32>, vector: UnsafePointer<Float>,
+        into result: UnsafeMutablePointer<Float>
+    ) {
+        guard rows.count > 0, columns > 0 else { return }
+        #if arch(x86_64)
+        sift_scores_f32_rows(matrix, columns, rows.baseAddress!, rows.count, vector, result)
+        #else
+        for r in rows { result[Int(r)] = dot(matrix + Int(r) * columns, vector, count: columns) }
+        #endif
+    }
+
+    /// `result[r] = Float(Σ_j codes[r, j] · query[j]) · scales[r] · queryScale`, the integer sum exact.
+    static func int8RowDots(
+        codes: UnsafePointer<Int8>, scales: UnsafePointer<Float>, rows: Int, columns: Int,
+        query: UnsafePointer<Int8>, queryScale: Float, into result: UnsafeMutablePointer<Float>
+    ) {
+        guard rows > 0, columns > 0 else { return }
+        sift_scores_i8(codes, scales, rows, columns, query, queryScale, result)
     }
 
     /// `Σ x[i] · y[i]`.

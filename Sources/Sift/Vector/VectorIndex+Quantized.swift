@@ -1,4 +1,3 @@
-import CSiftKernels
 import Foundation
 
 /// An int8 copy of the vector matrix for a faster, approximate scan: each row is scaled by
@@ -65,8 +64,8 @@ public struct QuantizedRows: Sendable {
             q8.withUnsafeBufferPointer { q in
                 scales.withUnsafeBufferPointer { s in
                     scores.withUnsafeMutableBufferPointer { out in
-                        // In C (`CSiftKernels`): exact int32 dot products, AVX2 where the CPU
-                        // has it; large matrices are split across the cores.
+                        // Exact int32 sums of int8 products (|code · q| ≤ 127²), then scaled, in
+                        // C (CSiftKernels); large matrices are split across the cores.
                         nonisolated(unsafe) let codes = c.baseAddress!, query = q.baseAddress!
                         nonisolated(unsafe) let scales = s.baseAddress!, out = out.baseAddress!
                         let chunks = rows >= Self.parallelRows ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
@@ -74,7 +73,9 @@ public struct QuantizedRows: Sendable {
                         DispatchQueue.concurrentPerform(iterations: chunks) { i in
                             let start = i * per, count = min(per, rows - start)
                             guard count > 0 else { return }
-                            sift_int8_dot_scores(codes + start * dimension, scales + start, count, dimension, query, qScale, out + start)
+                            LinearAlgebra.int8RowDots(
+                                codes: codes + start * dimension, scales: scales + start, rows: count, columns: dimension,
+                                query: query, queryScale: qScale, into: out + start)
                         }
                     }
                 }
@@ -87,12 +88,31 @@ public struct QuantizedRows: Sendable {
 }
 
 extension VectorIndex {
-    /// The exact cosine of `query` with one row. - Complexity: O(dimension).
-    public func exactScore(for query: [Float], row: Int32) -> Float {
+    /// The exact cosines of `query` with `rows`, each written to `scores[row]` (the scan kernel's
+    /// values: equal to ``exactScore(for:row:)`` up to float rounding).
+    /// - Complexity: O(rows.count · dimension).
+    public func exactScores(for query: [Float], rows: [Int32], into scores: inout [Float]) {
+        precondition(query.count == dimension)
+        let dimension = self.dimension
         matrix.withUnsafeBufferPointer { m in
             query.withUnsafeBufferPointer { q in
-                LinearAlgebra.dot(m.baseAddress! + Int(row) * dimension, q.baseAddress!, count: dimension)
+                scores.withUnsafeMutableBufferPointer { out in
+                    rows.withUnsafeBufferPointer { rows in
+                        LinearAlgebra.rowDots(matrix: m.baseAddress!, columns: dimension, rows: rows, vector: q.baseAddress!, into: out.baseAddress!)
+                    }
+                }
             }
         }
+    }
+
+    /// The exact cosine of `query` with one row (the scan kernel's value). - Complexity: O(dimension).
+    public func exactScore(for query: [Float], row: Int32) -> Float {
+        var score: Float = 0
+        matrix.withUnsafeBufferPointer { m in
+            query.withUnsafeBufferPointer { q in
+                LinearAlgebra.rowDots(matrix: m.baseAddress! + Int(row) * dimension, rows: 1, columns: dimension, vector: q.baseAddress!, into: &score)
+            }
+        }
+        return score
     }
 }

@@ -1,6 +1,7 @@
 // Hot loops of the embedding model, with a runtime choice of AVX2 on x86-64 (the package is
 // built for generic x86-64, so the compiler may not use AVX2 elsewhere).
-#include "sift_kernels.h"
+#include "EmbeddingKernels.h"
+#include "SiftKernels.h"
 #include <string.h>
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -92,68 +93,9 @@ static void accumulate_avx2(float *acc, const unsigned char *rows, size_t stride
     }
 }
 
-static int have_avx2(void) {
-    // Every thread computes the same value; relaxed atomics keep that race-free.
-    static int cached = -1;
-    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-    if (v < 0) {
-        __builtin_cpu_init();
-        v = __builtin_cpu_supports("avx2") ? 1 : 0;
-        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-    }
-    return v;
-}
+// The CPU check of SiftKernels.c (AVX2 + FMA + F16C, and the OS saving AVX state).
+static int have_avx2(void) { return sift_kernel_level() >= 2; }
 #endif
-
-void sift_int8_dot_scores_portable(const int8_t *codes, const float *scales, size_t rows, size_t dim,
-                                   const int8_t *query, float query_scale, float *out) {
-    for (size_t r = 0; r < rows; r++) {
-        const int8_t *row = codes + r * dim;
-        int32_t sum = 0;
-        for (size_t j = 0; j < dim; j++) sum += (int32_t)row[j] * (int32_t)query[j];
-        out[r] = (float)sum * scales[r] * query_scale;
-    }
-}
-
-#ifdef SIFT_X86
-__attribute__((target("avx2")))
-static void int8_dot_scores_avx2(const int8_t *codes, const float *scales, size_t rows, size_t dim,
-                                 const int8_t *query, float query_scale, float *out) {
-    size_t d32 = dim & ~(size_t)31;
-    const __m256i ones = _mm256_set1_epi16(1);
-    for (size_t r = 0; r < rows; r++) {
-        const int8_t *row = codes + r * dim;
-        if (r + 8 < rows) _mm_prefetch((const char *)(row + 8 * dim), _MM_HINT_T0);
-        __m256i acc = _mm256_setzero_si256();
-        size_t j = 0;
-        for (; j < d32; j += 32) {
-            __m256i a = _mm256_loadu_si256((const __m256i *)(row + j));
-            __m256i b = _mm256_loadu_si256((const __m256i *)(query + j));
-            // maddubs multiplies unsigned by signed bytes: |a| times b with a's sign, pairs
-            // summed to int16 (≤ 2 · 127² < 2^15, no saturation), then pairs to int32.
-            __m256i pairs = _mm256_maddubs_epi16(_mm256_abs_epi8(a), _mm256_sign_epi8(b, a));
-            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones));
-        }
-        __m128i s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-        int32_t sum = _mm_cvtsi128_si32(s);
-        for (; j < dim; j++) sum += (int32_t)row[j] * (int32_t)query[j];
-        out[r] = (float)sum * scales[r] * query_scale;
-    }
-}
-#endif
-
-void sift_int8_dot_scores(const int8_t *codes, const float *scales, size_t rows, size_t dim,
-                          const int8_t *query, float query_scale, float *out) {
-#ifdef SIFT_X86
-    if (have_avx2()) {
-        int8_dot_scores_avx2(codes, scales, rows, dim, query, query_scale, out);
-        return;
-    }
-#endif
-    sift_int8_dot_scores_portable(codes, scales, rows, dim, query, query_scale, out);
-}
 
 int sift_kernels_avx2(void) {
 #ifdef SIFT_X86

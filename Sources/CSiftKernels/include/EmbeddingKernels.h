@@ -1,5 +1,5 @@
-#ifndef SIFT_KERNELS_H
-#define SIFT_KERNELS_H
+#ifndef SIFT_EMBEDDING_KERNELS_H
+#define SIFT_EMBEDDING_KERNELS_H
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,16 +19,6 @@ void sift_accumulate_int8_rows(float *acc, const void *rows, size_t stride,
 /// The same sums without the AVX2 path (for tests: both must give the same bits).
 void sift_accumulate_int8_rows_portable(float *acc, const unsigned char *rows, size_t stride,
                                         const sift_term *terms, size_t n, size_t dim);
-
-/// out[r] = (float)(Σ_j codes[r·dim + j] · query[j]) · scales[r] · query_scale for r in 0..<rows:
-/// the int8 scan of the vector index. The dot products are exact int32 sums (|code · q| ≤ 127²),
-/// so every path gives the same bits.
-void sift_int8_dot_scores(const int8_t *codes, const float *scales, size_t rows, size_t dim,
-                          const int8_t *query, float query_scale, float *out);
-
-/// The same without the AVX2 path (for tests).
-void sift_int8_dot_scores_portable(const int8_t *codes, const float *scales, size_t rows, size_t dim,
-                                   const int8_t *query, float query_scale, float *out);
 
 /// Whether the AVX2 path is in use on this CPU (for the benchmark's report).
 int sift_kernels_avx2(void);

@@ -1,0 +1,123 @@
+import Foundation
+import Sift
+
+/// `sift-bench --profile-queries DIR`: opens an existing store (one a run left with `--keep
+/// --work-dir`) and runs the size's query set in each `--modes` mode `--profile-repeat` times,
+/// printing p50/p95 per mode — for profilers (`perf record`, `valgrind --tool=callgrind`) and for
+/// before/after comparisons of query-side changes without re-indexing. `--profile-int8` opens it
+/// with the quantized scan.
+enum QueryProfile {
+    static func run(directory: String, options: BenchOptions) async throws {
+        let (embedder, modelLabel) = BenchModel.load(options.model)
+        let n = options.sizes.max() ?? 100_000
+        let source: CorpusSource = try options.corpus.map(CorpusSource.load) ?? .synthetic(SyntheticCorpus(seed: options.seed))
+        let items = source.items(n)
+        let queries = BenchQueries.make(from: items, count: options.queries, seed: options.seed ^ UInt64(n))
+        let start = monotonicNanoseconds()
+        let index = try SearchIndex(configuration: .init(
+            directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder,
+            quantizedScan: options.profileInt8, readOnly: true))
+        Progress.log("opened \(directory) (\(modelLabel)\(options.profileInt8 ? ", int8 scan" : "")) in \(String(format: "%.0f", millisecondsSince(start))) ms")
+        if let path = options.profileDump {
+            // Every result of every query, to compare two builds' rankings line by line.
+            var lines: [String] = []
+            for mode in options.modes.compactMap(SearchMode.init(rawValue:)) {
+                for (i, q) in queries.enumerated() {
+                    let (results, report) = try await index.search(SearchQuery(q.text, limit: 10, mode: mode, prefixLastTerm: q.isPrefix))
+                    let ranked = results.map { "\($0.id.rawValue)=\(String(format: "%.6g", $0.score))" }.joined(separator: " ")
+                    lines.append("\(mode.rawValue) \(i) [\(report.candidates)] \(ranked)")
+                }
+            }
+            try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            Progress.log("wrote \(path)")
+            return
+        }
+        for mode in options.modes.compactMap(SearchMode.init(rawValue:)) {
+            var all: [Double] = []
+            for _ in 0..<options.profileRepeat {
+                let (latencies, hits) = try await BenchRunner.latencies(index, queries, mode: mode, warmUp: 20, budget: .infinity)
+                all += latencies
+                let s = LatencySummary(latencies)
+                print(String(format: "%@ p50 %.3f p95 %.3f mean %.3f ms, hits %.2f", mode.rawValue, s.p50, s.p95, s.mean, hits))
+            }
+            let s = LatencySummary(all)
+            print(String(format: "%@ all: p50 %.3f p95 %.3f mean %.3f ms over %d", mode.rawValue, s.p50, s.p95, s.mean, all.count))
+        }
+    }
+}
+
+/// `sift-bench --profile-memory`: resident bytes per item of each in-memory structure, built one
+/// after another from the synthetic corpus at the largest `--sizes` (after `malloc_trim` each):
+/// the item cache, the keyword index, the vector index. Where the memory figure's bytes go.
+enum MemoryProfile {
+    static func run(options: BenchOptions) throws {
+        let n = options.sizes.max() ?? 100_000
+        let source: CorpusSource = try options.corpus.map(CorpusSource.load) ?? .synthetic(SyntheticCorpus(seed: options.seed))
+        func rss() -> Int { Machine.trimHeap(); return Machine.residentBytes() ?? 0 }
+        func report(_ what: String, _ bytes: Int) {
+            print(String(format: "%-28@ %8.1f B/item  (%.1f MB)", what, Double(bytes) / Double(n), Double(bytes) / 1e6))
+        }
+        var base = rss()
+        var items: [SearchableItem?] = source.items(n)
+        print("SearchableItem? stride \(MemoryLayout<SearchableItem?>.stride) B")
+        var textBytes = 0
+        for case let item? in items {
+            textBytes += item.id.rawValue.utf8.count + item.domain.utf8.count + item.title.utf8.count
+                + item.content.utf8.count + item.keywords.reduce(0) { $0 + $1.utf8.count }
+                + (item.url?.utf8.count ?? 0) + (item.displayName?.utf8.count ?? 0)
+        }
+        var now = rss()
+        report("items (with text)", now - base)
+        report("items beyond text", now - base - textBytes)
+        base = now
+        var keyword = KeywordIndex()
+        for (r, item) in items.enumerated() { keyword.insert(item!, at: Int32(r)) }
+        keyword.prepareForQueries()
+        now = rss()
+        report("keyword index", now - base)
+        base = now
+        let dimension = 256
+        var vectors = VectorIndex(dimension: dimension)
+        var v = [Float](repeating: 0.0625, count: dimension)
+        for r in 0..<n { v[0] = Float(r); vectors.set(row: Int32(r), vector: v) }
+        now = rss()
+        report("vector index", now - base)
+        if options.profileInt8 {
+            base = now
+            var q = VectorIndex(dimension: dimension, quantized: true)
+            for r in 0..<n { v[0] = Float(r); q.set(row: Int32(r), vector: v) }
+            now = rss()
+            report("vector index, int8 too", now - base)
+            withExtendedLifetime(q) {}
+        }
+        withExtendedLifetime((items, keyword, vectors)) {}
+        items.removeAll()
+    }
+}
+
+/// `sift-bench --profile-postings`: how many postings the size's queries touch, and how many
+/// index terms their prefixes expand to — what the keyword half's work is proportional to.
+enum PostingsProfile {
+    static func run(options: BenchOptions) throws {
+        let n = options.sizes.max() ?? 100_000
+        let source: CorpusSource = try options.corpus.map(CorpusSource.load) ?? .synthetic(SyntheticCorpus(seed: options.seed))
+        let items = source.items(n)
+        let queries = BenchQueries.make(from: items, count: options.queries, seed: options.seed ^ UInt64(n))
+        var keyword = KeywordIndex()
+        for (r, item) in items.enumerated() { keyword.insert(item, at: Int32(r)) }
+        keyword.prepareForQueries()
+        print("terms, postings:", keyword.statistics)
+        var sums: [Int] = [], expansions: [Int] = []
+        for q in queries {
+            let terms = keyword.queryTerms(q.text, prefixLastTerm: q.isPrefix)
+            var s = 0
+            for t in terms { for x in t.terms { s += keyword.documentFrequency(x) } }
+            sums.append(s)
+            expansions.append(terms.last?.terms.count ?? 0)
+        }
+        sums.sort()
+        print("postings per query: p10 \(sums[sums.count/10]) p50 \(sums[sums.count/2]) p90 \(sums[sums.count*9/10]) p99 \(sums[sums.count*99/100]) mean \(sums.reduce(0,+)/sums.count)")
+        let pe = zip(queries, expansions).filter { $0.0.isPrefix }.map(\.1).sorted()
+        print("prefix expansions: p50 \(pe[pe.count/2]) p90 \(pe[pe.count*9/10]) max \(pe.last!)")
+    }
+}

@@ -1,0 +1,196 @@
+#include "SiftKernels.h"
+
+#if defined(__x86_64__) || defined(_M_X64)
+#define SIFT_X86 1
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
+// MARK: Portable loops (any CPU; the compiler vectorises them for the baseline ISA).
+
+static float dot_f32_portable(const float *a, const float *b, size_t n) {
+    // Eight partial sums, so that the loop can run in SIMD lanes without reassociation.
+    float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        for (int k = 0; k < 8; k++) s[k] += a[j + k] * b[j + k];
+    float t = ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
+    for (; j < n; j++) t += a[j] * b[j];
+    return t;
+}
+
+static int32_t dot_i8_portable(const int8_t *a, const int8_t *b, size_t n) {
+    int32_t s = 0;
+    for (size_t j = 0; j < n; j++) s += (int32_t)a[j] * (int32_t)b[j];
+    return s;
+}
+
+#ifdef SIFT_X86
+
+// MARK: CPU features, checked once.
+
+enum { LEVEL_UNKNOWN = -1, LEVEL_PORTABLE = 0, LEVEL_AVX2 = 2, LEVEL_AVX512 = 3 };
+static int level_cache = LEVEL_UNKNOWN;
+
+static unsigned long long xgetbv0(void) {
+    unsigned int lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((unsigned long long)hi << 32) | lo;
+}
+
+static int detect_level(void) {
+    unsigned int a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return LEVEL_PORTABLE;
+    int fma = (c >> 12) & 1, osxsave = (c >> 27) & 1, avx = (c >> 28) & 1, f16c = (c >> 29) & 1;
+    if (!(fma && osxsave && avx && f16c)) return LEVEL_PORTABLE;
+    unsigned long long xcr0 = xgetbv0();
+    if ((xcr0 & 0x6) != 0x6) return LEVEL_PORTABLE;  // the OS saves SSE and AVX state
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return LEVEL_PORTABLE;
+    int avx2 = (b >> 5) & 1;
+    if (!avx2) return LEVEL_PORTABLE;
+    int avx512f = (b >> 16) & 1, avx512bw = (b >> 30) & 1, avx512vnni = (c >> 11) & 1;
+    if (avx512f && avx512bw && avx512vnni && (xcr0 & 0xE6) == 0xE6) return LEVEL_AVX512;
+    return LEVEL_AVX2;
+}
+
+int sift_kernel_level(void) {
+    // A benign race: every thread computes and stores the same value.
+    int level = __atomic_load_n(&level_cache, __ATOMIC_RELAXED);
+    if (level == LEVEL_UNKNOWN) {
+        level = detect_level();
+        __atomic_store_n(&level_cache, level, __ATOMIC_RELAXED);
+    }
+    return level;
+}
+
+// MARK: AVX2 + FMA
+
+__attribute__((target("avx2,fma"))) static inline float hsum256(__m256 v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
+/// One row against the query, `dim` a multiple of 32.
+__attribute__((target("avx2,fma"))) static inline float dot_f32_avx2(const float *a, const float *q, size_t dim) {
+    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps(), s2 = _mm256_setzero_ps(), s3 = _mm256_setzero_ps();
+    for (size_t j = 0; j < dim; j += 32) {
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + j), _mm256_loadu_ps(q + j), s0);
+        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + j + 8), _mm256_loadu_ps(q + j + 8), s1);
+        s2 = _mm256_fmadd_ps(_mm256_loadu_ps(a + j + 16), _mm256_loadu_ps(q + j + 16), s2);
+        s3 = _mm256_fmadd_ps(_mm256_loadu_ps(a + j + 24), _mm256_loadu_ps(q + j + 24), s3);
+    }
+    return hsum256(_mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
+}
+
+__attribute__((target("avx2,fma"))) static void scores_f32_avx2(const float *m, size_t rows, size_t dim, const float *q, float *out) {
+    for (size_t r = 0; r < rows; r++) out[r] = dot_f32_avx2(m + r * dim, q, dim);
+}
+
+__attribute__((target("avx2,fma"))) static void scores_f32_rows_avx2(const float *m, size_t dim, const int32_t *rows, size_t count, const float *q, float *out) {
+    for (size_t i = 0; i < count; i++) {
+        // The rows are scattered: fetch the next one while this one is summed.
+        if (i + 1 < count) {
+            const char *next = (const char *)(m + (size_t)rows[i + 1] * dim);
+            for (size_t b = 0; b < dim * sizeof(float); b += 64) _mm_prefetch(next + b, _MM_HINT_T0);
+        }
+        out[rows[i]] = dot_f32_avx2(m + (size_t)rows[i] * dim, q, dim);
+    }
+}
+
+__attribute__((target("avx2,fma"))) static inline int32_t hsum256_epi32(__m256i v) {
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+}
+
+/// int8 rows, `dim` a multiple of 64: sign-extend 16 codes to int16 and multiply-add pairs into
+/// int32 lanes (|a·b| ≤ 127², a pair ≤ 32,258: exact).
+__attribute__((target("avx2,fma"))) static void scores_i8_avx2(const int8_t *codes, const float *scales, size_t rows, size_t dim, const int8_t *q, float qscale, float *out) {
+    __m256i qw[64];  // the query as int16, dim ≤ 1024
+    size_t blocks = dim / 16;
+    for (size_t b = 0; b < blocks; b++) qw[b] = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(q + 16 * b)));
+    for (size_t r = 0; r < rows; r++) {
+        const int8_t *row = codes + r * dim;
+        __m256i s0 = _mm256_setzero_si256(), s1 = _mm256_setzero_si256();
+        for (size_t b = 0; b < blocks; b += 2) {
+            __m256i c0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(row + 16 * b)));
+            __m256i c1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(row + 16 * b + 16)));
+            s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(c0, qw[b]));
+            s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(c1, qw[b + 1]));
+        }
+        out[r] = (float)hsum256_epi32(_mm256_add_epi32(s0, s1)) * scales[r] * qscale;
+    }
+}
+
+// MARK: AVX-512 (F, BW, VNNI)
+
+/// int8 rows, `dim` a multiple of 64: `vpdpbusd` multiplies unsigned by signed bytes, so the
+/// codes are offset by 128 (xor 0x80) and 128 · Σ query is subtracted back: exact.
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) static void scores_i8_avx512(const int8_t *codes, const float *scales, size_t rows, size_t dim, const int8_t *q, float qscale, float *out) {
+    __m512i qv[16];  // dim ≤ 1024
+    size_t blocks = dim / 64;
+    int32_t qsum = 0;
+    for (size_t j = 0; j < dim; j++) qsum += q[j];
+    for (size_t b = 0; b < blocks; b++) qv[b] = _mm512_loadu_si512((const void *)(q + 64 * b));
+    const __m512i flip = _mm512_set1_epi8((char)0x80);
+    const int32_t offset = 128 * qsum;
+    size_t r = 0;
+    // Four rows at a time: four independent accumulation chains.
+    for (; r + 4 <= rows; r += 4) {
+        const int8_t *row = codes + r * dim;
+        __m512i s0 = _mm512_setzero_si512(), s1 = _mm512_setzero_si512(), s2 = _mm512_setzero_si512(), s3 = _mm512_setzero_si512();
+        for (size_t b = 0; b < blocks; b++) {
+            s0 = _mm512_dpbusd_epi32(s0, _mm512_xor_si512(_mm512_loadu_si512((const void *)(row + 64 * b)), flip), qv[b]);
+            s1 = _mm512_dpbusd_epi32(s1, _mm512_xor_si512(_mm512_loadu_si512((const void *)(row + dim + 64 * b)), flip), qv[b]);
+            s2 = _mm512_dpbusd_epi32(s2, _mm512_xor_si512(_mm512_loadu_si512((const void *)(row + 2 * dim + 64 * b)), flip), qv[b]);
+            s3 = _mm512_dpbusd_epi32(s3, _mm512_xor_si512(_mm512_loadu_si512((const void *)(row + 3 * dim + 64 * b)), flip), qv[b]);
+        }
+        out[r] = (float)(_mm512_reduce_add_epi32(s0) - offset) * scales[r] * qscale;
+        out[r + 1] = (float)(_mm512_reduce_add_epi32(s1) - offset) * scales[r + 1] * qscale;
+        out[r + 2] = (float)(_mm512_reduce_add_epi32(s2) - offset) * scales[r + 2] * qscale;
+        out[r + 3] = (float)(_mm512_reduce_add_epi32(s3) - offset) * scales[r + 3] * qscale;
+    }
+    for (; r < rows; r++) {
+        const int8_t *row = codes + r * dim;
+        __m512i s = _mm512_setzero_si512();
+        for (size_t b = 0; b < blocks; b++)
+            s = _mm512_dpbusd_epi32(s, _mm512_xor_si512(_mm512_loadu_si512((const void *)(row + 64 * b)), flip), qv[b]);
+        out[r] = (float)(_mm512_reduce_add_epi32(s) - offset) * scales[r] * qscale;
+    }
+}
+
+#else
+
+int sift_kernel_level(void) { return 0; }
+
+#endif
+
+// MARK: Entry points
+
+void sift_scores_f32(const float *matrix, size_t rows, size_t dim, const float *query, float *out) {
+#ifdef SIFT_X86
+    if (dim % 32 == 0 && sift_kernel_level() >= 2) { scores_f32_avx2(matrix, rows, dim, query, out); return; }
+#endif
+    for (size_t r = 0; r < rows; r++) out[r] = dot_f32_portable(matrix + r * dim, query, dim);
+}
+
+void sift_scores_f32_rows(const float *matrix, size_t dim, const int32_t *rows, size_t count, const float *query, float *out) {
+#ifdef SIFT_X86
+    if (dim % 32 == 0 && sift_kernel_level() >= 2) { scores_f32_rows_avx2(matrix, dim, rows, count, query, out); return; }
+#endif
+    for (size_t i = 0; i < count; i++) out[rows[i]] = dot_f32_portable(matrix + (size_t)rows[i] * dim, query, dim);
+}
+
+void sift_scores_i8(const int8_t *codes, const float *scales, size_t rows, size_t dim, const int8_t *query, float query_scale, float *out) {
+#ifdef SIFT_X86
+    if (dim % 64 == 0 && dim <= 1024) {
+        int level = sift_kernel_level();
+        if (level >= 3) { scores_i8_avx512(codes, scales, rows, dim, query, query_scale, out); return; }
+        if (level >= 2) { scores_i8_avx2(codes, scales, rows, dim, query, query_scale, out); return; }
+    }
+#endif
+    for (size_t r = 0; r < rows; r++) out[r] = (float)dot_i8_portable(codes + r * dim, query, dim) * scales[r] * query_scale;
+}

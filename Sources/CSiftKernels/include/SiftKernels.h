@@ -1,0 +1,36 @@
+// The vector scan's inner loops: row-major dot products over the whole matrix (fp32, fp16 or
+// int8 rows) and over a list of rows. Plain C so that the compiler can give each loop the
+// widest SIMD the CPU has: on x86-64 the functions check once, at run time, for AVX2 + FMA +
+// F16C and AVX-512 (BW, VNNI) and otherwise run portable loops; elsewhere (arm64) the portable
+// loops, which the compiler vectorises for the baseline. Only Sources/Sift/Vector calls them.
+#ifndef SIFT_KERNELS_H
+#define SIFT_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// `out[r] = Σ_j matrix[r·dim + j] · query[j]` for `r` in `[0, rows)`, fp32 accumulation.
+void sift_scores_f32(const float *matrix, size_t rows, size_t dim, const float *query, float *out);
+
+/// `out[rows[i]] = Σ_j matrix[rows[i]·dim + j] · query[j]` for `i` in `[0, count)`.
+void sift_scores_f32_rows(const float *matrix, size_t dim, const int32_t *rows, size_t count,
+                          const float *query, float *out);
+
+/// `out[r] = (float)(Σ_j codes[r·dim + j] · query[j]) · scales[r] · query_scale`: the integer
+/// dot product is exact (int32 accumulation of int8 products), so every kernel gives the same
+/// values. `dim` must be a multiple of 64 for the SIMD kernels (others use the portable loop).
+void sift_scores_i8(const int8_t *codes, const float *scales, size_t rows, size_t dim,
+                    const int8_t *query, float query_scale, float *out);
+
+/// The widest kernel family in use: 0 portable, 2 AVX2 + FMA + F16C, 3 AVX-512 (+ VNNI).
+int sift_kernel_level(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

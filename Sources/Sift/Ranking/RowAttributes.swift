@@ -1,0 +1,97 @@
+import Foundation
+
+/// Per row, the few item fields that filters and ranking priors read — domain, date, expiry and
+/// ranking hint — in one compact array, kept in step with the item cache by ``IndexState``.
+///
+/// A query checks every keyword match against the filters; one 24-byte entry a row (one cache
+/// line at most) is what that check touches, where the item cache would touch a 160-byte
+/// `SearchableItem?` and fetch its optional's tag through an outlined call.
+struct RowAttributes: Sendable {
+    struct Entry: Sendable, Equatable {
+        /// `expires.timeIntervalSinceReferenceDate`, +∞ when the item never expires.
+        var expires: Double
+        /// `date.timeIntervalSinceReferenceDate`, NaN when the item has no date.
+        var date: Double
+        /// The code of the item's domain (an index into ``domainNames``), or ``freeRow``.
+        var domain: UInt32
+        /// The ranking hint clamped to 0…100, or ``noHint``.
+        var hint: Int8
+
+        static let free = Entry(expires: .infinity, date: .nan, domain: RowAttributes.freeRow, hint: RowAttributes.noHint)
+
+        static func == (a: Entry, b: Entry) -> Bool {
+            a.expires == b.expires && (a.date == b.date || (a.date.isNaN && b.date.isNaN)) && a.domain == b.domain && a.hint == b.hint
+        }
+    }
+
+    /// The domain code of a free row.
+    static let freeRow = UInt32.max
+    /// The hint of a row without one.
+    static let noHint: Int8 = -1
+
+    private(set) var entries: [Entry] = []
+    /// Every domain name seen, by code (codes are never reused; there are few domains).
+    private(set) var domainNames: [String] = []
+    private var codeOfDomain: [String: UInt32] = [:]
+
+    var capacity: Int { entries.count }
+
+    /// Records `item`'s attributes at `row`.
+    mutating func set(row: Int32, item: SearchableItem) {
+        let r = Int(row)
+        if r >= entries.count { entries.append(contentsOf: repeatElement(.free, count: r - entries.count + 1)) }
+        entries[r] = entry(for: item)
+    }
+
+    private mutating func entry(for item: SearchableItem) -> Entry {
+        let code: UInt32
+        if let known = codeOfDomain[item.domain] {
+            code = known
+        } else {
+            code = UInt32(domainNames.count)
+            codeOfDomain[item.domain] = code
+            domainNames.append(item.domain)
+        }
+        return Entry(
+            expires: item.expires?.timeIntervalSinceReferenceDate ?? .infinity,
+            date: item.date?.timeIntervalSinceReferenceDate ?? .nan,
+            domain: code,
+            hint: item.rankingHint.map { Int8(min(max($0, 0), 100)) } ?? Self.noHint)
+    }
+
+    /// Marks `row` free.
+    mutating func remove(row: Int32) {
+        let r = Int(row)
+        guard r < entries.count else { return }
+        entries[r] = .free
+    }
+
+    mutating func removeAll() {
+        self = RowAttributes()
+    }
+
+    /// A per-code membership table for a set of domain names (names no item ever had are absent).
+    func membership(_ domains: Set<String>) -> [Bool] {
+        var table = [Bool](repeating: false, count: domainNames.count)
+        for d in domains { if let c = codeOfDomain[d] { table[Int(c)] = true } }
+        return table
+    }
+
+    /// Verifies every row's attributes are those of the item cached at that row.
+    func checkInvariants(items: [SearchableItem?]) throws(InvariantViolation) {
+        var copy = self
+        for (r, item) in items.enumerated() {
+            let entry = r < entries.count ? entries[r] : .free
+            guard let item else {
+                if entry.domain != Self.freeRow { throw InvariantViolation("row attributes: free row \(r) is marked live") }
+                continue
+            }
+            guard entry.domain != Self.freeRow, domainNames[Int(entry.domain)] == item.domain, entry == copy.entry(for: item) else {
+                throw InvariantViolation("row attributes disagree with the item at row \(r)")
+            }
+        }
+        for r in items.count..<max(items.count, capacity) where entries[r].domain != Self.freeRow {
+            throw InvariantViolation("row attributes: row \(r) past the item cache is marked live")
+        }
+    }
+}
