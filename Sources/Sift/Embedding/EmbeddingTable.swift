@@ -82,6 +82,18 @@ final class EmbeddingTable: @unchecked Sendable {
                 let r = rows + Int(terms[k].bucket) * stride
                 return ((r + 4).assumingMemoryBound(to: Int8.self), r.loadUnaligned(as: Float.self) * terms[k].weight)
             }
+            // Two groups of four per pass: eight rows' misses in flight, and `acc` read and
+            // written once per eight rows. The sums are those of one group after the other.
+            while i + 8 <= n {
+                let (q0, s0) = row(i), (q1, s1) = row(i + 1), (q2, s2) = row(i + 2), (q3, s3) = row(i + 3)
+                let (q4, s4) = row(i + 4), (q5, s5) = row(i + 5), (q6, s6) = row(i + 6), (q7, s7) = row(i + 7)
+                for j in 0..<d {
+                    let first = (Float(q0[j]) * s0 + Float(q1[j]) * s1) + (Float(q2[j]) * s2 + Float(q3[j]) * s3)
+                    let second = (Float(q4[j]) * s4 + Float(q5[j]) * s5) + (Float(q6[j]) * s6 + Float(q7[j]) * s7)
+                    acc[j] = (acc[j] + first) + second
+                }
+                i += 8
+            }
             while i + 4 <= n {
                 let (q0, s0) = row(i), (q1, s1) = row(i + 1), (q2, s2) = row(i + 2), (q3, s3) = row(i + 3)
                 for j in 0..<d {
