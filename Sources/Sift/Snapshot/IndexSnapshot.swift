@@ -18,11 +18,13 @@ import Foundation
 /// key: u64 generation counter, u64 tag, u32 flags (0: plain), optional string vector fingerprint,
 ///      f32 title weight, f32 k1, u32 n + n f32 field weights, u32 n + n f32 b,
 ///      u64 analysis fingerprint, u32 dimension (0: no vectors)
-/// body: items, domain names, keyword index, vectors (IndexState+Snapshot.swift)
-/// u64 the file's size in bytes
+/// body: sections of items, domain names, the keyword index, the vectors (IndexState+Snapshot.swift)
+/// section table: u32 n; n × (u32 kind, u64 start, u64 end) byte ranges in the file
+/// u64 offset of the section table, u64 the file's size in bytes
 /// u64 checksum of every byte before it (SnapshotChecksum)
 /// ```
-/// Little-endian throughout. Only plain (unprotected) indexes have snapshots: a protected
+/// Little-endian throughout. The sections are decoded in parallel, the checksum computed beside
+/// them; nothing decoded is used unless the checksum matches. Only plain (unprotected) indexes have snapshots: a protected
 /// index's records are sealed at rest, and a snapshot would hold them in the clear.
 enum IndexSnapshot {
     static let fileName = "index.snapshot"
@@ -66,7 +68,15 @@ enum IndexSnapshot {
             magic.withUnsafeBytes { writer.bytes($0) }
             writer.u32(formatVersion)
             writeKey(key, to: writer)
-            state.writeSnapshotBody(to: writer)
+            let sections = state.writeSnapshotBody(to: writer)
+            let table = writer.count
+            writer.count(sections.count)
+            for (kind, range) in sections {
+                writer.u32(kind.rawValue)
+                writer.u64(UInt64(range.lowerBound))
+                writer.u64(UInt64(range.upperBound))
+            }
+            writer.u64(UInt64(table))
             writer.u64(UInt64(writer.count + 16))
             let size = try writer.finish()
             guard rename(temporary, final) == 0 else {
@@ -129,20 +139,132 @@ enum IndexSnapshot {
             }
             let key = try readKey(&r)
             if let mismatch = describeMismatch(found: key, expected: expected) { throw SnapshotRejection(mismatch) }
-            guard file.count >= r.offset + 16 else { throw SnapshotRejection("the snapshot is truncated (\(file.count) bytes)") }
+            guard file.count >= r.offset + 24 else { throw SnapshotRejection("the snapshot is truncated (\(file.count) bytes)") }
             let size = UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: file.count - 16, as: UInt64.self))
             guard size == UInt64(file.count) else {
                 throw SnapshotRejection("the snapshot is truncated or damaged (\(file.count) bytes, its trailer says \(size))")
             }
-            let stored = UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: file.count - 8, as: UInt64.self))
-            let computed = SnapshotChecksum.of(UnsafeRawBufferPointer(rebasing: file.bytes[0..<(file.count - 8)]))
-            guard stored == computed else { throw SnapshotRejection("the snapshot is damaged (checksum mismatch)") }
-            var body = SnapshotReader(UnsafeRawBufferPointer(rebasing: file.bytes[r.offset..<(file.count - 16)]))
-            let state = try IndexState(snapshotBody: &body, bm25: expected.bm25, dimension: expected.dimension, quantized: quantized)
-            guard body.remaining == 0 else { throw SnapshotRejection("the snapshot is malformed (\(body.remaining) bytes after its last section)") }
+            let sections = try readSectionTable(file.bytes, bodyStart: r.offset)
+            let state = try decode(file, sections: sections, expected: expected, quantized: quantized)
             return .success(state)
         } catch {
             return .failure(error)
+        }
+    }
+
+    typealias Section = (kind: IndexState.SnapshotSection, range: Range<Int>)
+
+    /// The section table, checked: known kinds, in order, inside the body, one domains, keyword
+    /// and vectors section each.
+    private static func readSectionTable(_ bytes: UnsafeRawBufferPointer, bodyStart: Int) throws(SnapshotRejection) -> [Section] {
+        let tableOffset = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 24, as: UInt64.self))
+        guard tableOffset >= UInt64(bodyStart), tableOffset <= UInt64(bytes.count - 24) else {
+            throw SnapshotRejection("the snapshot is malformed (its section table is outside the file)")
+        }
+        var r = SnapshotReader(UnsafeRawBufferPointer(rebasing: bytes[Int(tableOffset)..<(bytes.count - 24)]))
+        let count = try r.count(minimumSize: 20)
+        var sections: [Section] = []
+        var end = bodyStart
+        for _ in 0..<count {
+            let raw = try r.u32(), start = try r.u64(), stop = try r.u64()
+            guard let kind = IndexState.SnapshotSection(rawValue: raw) else { throw SnapshotRejection("the snapshot is malformed (section kind \(raw))") }
+            guard start == UInt64(end), stop >= start, stop <= tableOffset else { throw SnapshotRejection("the snapshot is malformed (section \(sections.count) is out of place)") }
+            sections.append((kind, Int(start)..<Int(stop)))
+            end = Int(stop)
+        }
+        guard end == Int(tableOffset), r.remaining == 0 else { throw SnapshotRejection("the snapshot is malformed (its sections do not cover the body)") }
+        for kind in [IndexState.SnapshotSection.domains, .keyword, .vectors] where sections.filter({ $0.kind == kind }).count != 1 {
+            throw SnapshotRejection("the snapshot is malformed (\(kind) sections: \(sections.filter { $0.kind == kind }.count))")
+        }
+        return sections
+    }
+
+    /// What one task of the parallel decode produced.
+    private enum Decoded {
+        case checksum(UInt64)
+        case items
+        case domains([String: String?])
+        case keyword(KeywordIndex, holds: [Bool])
+        case vectors(VectorIndex?)
+        case failure(SnapshotRejection)
+    }
+
+    /// Decodes every section and computes the checksum, spread over the cores (the largest
+    /// tasks first); the state only if the checksum matches and every section is sound.
+    private static func decode(_ file: MappedSnapshot, sections: [Section], expected: Key, quantized: Bool) throws(SnapshotRejection) -> IndexState {
+        // Task 0 is the checksum; then the sections, vectors and keyword first (the longest).
+        let order = sections.indices.sorted { rank(sections[$0].kind) < rank(sections[$1].kind) }
+        let tasks = 1 + order.count
+        nonisolated(unsafe) let base = file.base
+        let count = file.count
+        let bm25 = expected.bm25, dimension = expected.dimension
+        // The items sections' rows must follow one another; their total sizes the item cache.
+        var rowCount = 0
+        for section in sections where section.kind == .items {
+            var r = SnapshotReader(UnsafeRawBufferPointer(rebasing: file.bytes[section.range]))
+            let range = try IndexState.itemsRange(&r)
+            guard range.lowerBound == rowCount else { throw IndexState.malformed("the items sections do not follow one another") }
+            rowCount = range.upperBound
+        }
+        let rows = IndexState.ItemRows(count: rowCount)
+        let results = [Decoded](unsafeUninitializedCapacity: tasks) { buffer, initialized in
+            nonisolated(unsafe) let out = buffer.baseAddress!
+            DispatchQueue.concurrentPerform(iterations: tasks) { task in
+                let bytes = UnsafeRawBufferPointer(start: base, count: count)
+                guard task > 0 else {
+                    (out + task).initialize(to: .checksum(SnapshotChecksum.of(UnsafeRawBufferPointer(rebasing: bytes[0..<(count - 8)]))))
+                    return
+                }
+                let section = sections[order[task - 1]]
+                var r = SnapshotReader(UnsafeRawBufferPointer(rebasing: bytes[section.range]))
+                let decoded: Decoded
+                do throws(SnapshotRejection) {
+                    switch section.kind {
+                    case .items:
+                        try IndexState.readItems(&r, into: rows)
+                        decoded = .items
+                    case .domains: decoded = .domains(try IndexState.readDomains(&r))
+                    case .keyword:
+                        let (k, holds) = try IndexState.readKeyword(&r, bm25: bm25)
+                        decoded = .keyword(k, holds: holds)
+                    case .vectors: decoded = .vectors(try IndexState.readVectors(&r, dimension: dimension, quantized: quantized))
+                    }
+                    if r.remaining != 0 { throw IndexState.malformed("\(r.remaining) bytes after the \(section.kind) section") }
+                } catch {
+                    (out + task).initialize(to: .failure(error))
+                    return
+                }
+                (out + task).initialize(to: decoded)
+            }
+            initialized = tasks
+        }
+        let stored = UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        guard case .checksum(let computed) = results[0], computed == stored else { throw SnapshotRejection("the snapshot is damaged (checksum mismatch)") }
+        // Back in file order.
+        var bySection = [Decoded?](repeating: nil, count: sections.count)
+        for (task, i) in order.enumerated() { bySection[i] = results[task + 1] }
+        var domainNames: [String: String?] = [:]
+        var keyword: (KeywordIndex, holds: [Bool])?
+        var vectors: VectorIndex?
+        for decoded in bySection {
+            switch decoded! {
+            case .failure(let rejection): throw rejection
+            case .items: break
+            case .domains(let d): domainNames = d
+            case .keyword(let k, let holds): keyword = (k, holds)
+            case .vectors(let v): vectors = v
+            case .checksum: break
+            }
+        }
+        return try IndexState(rows: rows, domainNames: domainNames, keyword: keyword!, vectors: vectors)
+    }
+
+    private static func rank(_ kind: IndexState.SnapshotSection) -> Int {
+        switch kind {
+        case .vectors: 0
+        case .keyword: 1
+        case .items: 2
+        case .domains: 3
         }
     }
 

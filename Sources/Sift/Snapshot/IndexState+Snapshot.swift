@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 
 extension KeywordIndex {
@@ -17,55 +20,106 @@ extension KeywordIndex {
     }()
 }
 
-/// The body of a snapshot (``IndexSnapshot``): four sections, in order.
+/// The body of a snapshot (``IndexSnapshot``): sections, each decoded on its own (in parallel),
+/// found through the section table at the end of the file.
 /// ```
-/// items:    u32 rows; per row u8 present, then id, domain, title, content (strings: u32 length +
-///           UTF-8), u32 n + n keywords, optional date, optional expiry (f64 seconds since 1970),
-///           optional url, optional ranking hint (i32), optional display name
+/// items (several, each a run of rows):
+///           u32 first row, u32 rows; per row u8 holds an item, then id, domain, title,
+///           content (strings: u32 length + UTF-8), u32 n + n keywords, optional date, optional
+///           expiry (f64 seconds since 1970), optional url, optional ranking hint (i32),
+///           optional display name
 /// domains:  u32 n; n × (domain, optional display name)
-/// keyword:  u32 T; T term strings (id = position); per term u32 n + n postings (u32 row,
-///           u16 tf title, keywords, content); u32 R; per row its term ids (u32 n + n u32, or
-///           u32 0xFFFFFFFF for a row without a document); R × 3 u32 field lengths;
+/// keyword:  u32 T; T term strings (id = position); u32 R; per row its term ids (u32 n + n u32,
+///           or u32 0xFFFFFFFF for a row without a document); per term u32 n + n postings
+///           (u32 row, u16 tf title, keywords, content); R × 3 u32 field lengths;
 ///           u32 H + H u64 title-word hashes; u32 S + S u32 sorted term ids
 /// vectors:  u8 present; then u32 dimension, u32 rows, rows × u8 occupied, rows × dimension f32
 /// ```
 /// The identifier table is the item ids by row; the length totals and the document count follow
 /// from the lengths and the rows' term lists (stored, not derived from the postings: that would
-/// be millions of appends scattered over the rows, a cache miss each); the int8 copy of the vectors is made
-/// again when the index asks for it. Optionals are a u8 flag (0 or 1) and the value.
+/// be millions of appends scattered over the rows, a cache miss each); the int8 copy of the
+/// vectors is made again when the index asks for it. Optionals are a u8 flag (0 or 1) and the
+/// value.
 extension IndexState {
     /// The term-list count of a row that holds no document.
     static let noDocument = UInt32.max
+    /// Rows per items section: enough sections for the cores to share, few enough to be cheap.
+    static let itemsPerSection = 8192
 
-    func writeSnapshotBody(to w: SnapshotWriter) {
-        // Items.
-        w.count(items.count)
-        for item in items {
-            w.bool(item != nil)
-            guard let item else { continue }
-            w.string(item.id.rawValue)
-            w.string(item.domain)
-            w.string(item.title)
-            w.string(item.content)
-            w.count(item.keywords.count)
-            for k in item.keywords { w.string(k) }
-            w.optionalDate(item.date?.timeIntervalSince1970)
-            w.optionalDate(item.expires?.timeIntervalSince1970)
-            w.optionalString(item.url)
-            w.bool(item.rankingHint != nil)
-            if let hint = item.rankingHint { w.u32(UInt32(bitPattern: Int32(clamping: hint))) }
-            w.optionalString(item.displayName)
+    /// The sections of a body, in file order.
+    enum SnapshotSection: UInt32 {
+        case items = 1, domains, keyword, vectors
+    }
+
+    /// Writes the body; returns each section's kind and byte range in the file.
+    func writeSnapshotBody(to w: SnapshotWriter) -> [(SnapshotSection, Range<Int>)] {
+        var sections: [(SnapshotSection, Range<Int>)] = []
+        func section(_ kind: SnapshotSection, _ body: () -> Void) {
+            let start = w.count
+            body()
+            sections.append((kind, start..<w.count))
         }
-        // Domain names.
-        w.count(domainNames.count)
-        for (domain, name) in domainNames.sorted(by: { $0.key < $1.key }) {
-            w.string(domain)
-            w.optionalString(name)
+        items.withUnsafeBufferPointer { items in
+            for first in stride(from: 0, to: items.count, by: Self.itemsPerSection) {
+                let rows = first..<min(first + Self.itemsPerSection, items.count)
+                section(.items) {
+                    w.count(rows.lowerBound)
+                    w.count(rows.count)
+                    for r in rows { Self.writeItem(items[r], to: w) }
+                }
+            }
         }
-        // Keyword index.
-        let k = keyword
+        section(.domains) {
+            w.count(domainNames.count)
+            for (domain, name) in domainNames.sorted(by: { $0.key < $1.key }) {
+                w.string(domain)
+                w.optionalString(name)
+            }
+        }
+        section(.keyword) { Self.writeKeyword(keyword, to: w) }
+        section(.vectors) {
+            w.bool(vectors != nil)
+            if let v = vectors {
+                w.count(v.dimension)
+                w.count(v.capacity)
+                v.occupied.withUnsafeBufferPointer { flags in
+                    w.records(flags, size: 1) { f, out in out.storeBytes(of: f ? 1 : 0, as: UInt8.self) }
+                }
+                // Raw floats in the platform's order (little-endian, as everywhere Sift runs).
+                v.matrix.withUnsafeBytes { w.bytes($0) }
+            }
+        }
+        return sections
+    }
+
+    private static func writeItem(_ item: SearchableItem?, to w: SnapshotWriter) {
+        w.bool(item != nil)
+        guard let item else { return }
+        w.string(item.id.rawValue)
+        w.string(item.domain)
+        w.string(item.title)
+        w.string(item.content)
+        w.count(item.keywords.count)
+        for k in item.keywords { w.string(k) }
+        w.optionalDate(item.date?.timeIntervalSince1970)
+        w.optionalDate(item.expires?.timeIntervalSince1970)
+        w.optionalString(item.url)
+        w.bool(item.rankingHint != nil)
+        if let hint = item.rankingHint { w.u32(UInt32(bitPattern: Int32(clamping: hint))) }
+        w.optionalString(item.displayName)
+    }
+
+    private static func writeKeyword(_ k: KeywordIndex, to w: SnapshotWriter) {
         w.count(k.termStrings.count)
         for t in k.termStrings { w.string(t) }
+        w.count(k.rowTerms.count)
+        for terms in k.rowTerms {
+            guard let terms else { w.u32(noDocument); continue }
+            w.count(terms.count)
+            terms.withUnsafeBufferPointer { ids in
+                w.records(ids, size: 4) { id, out in out.storeBytes(of: UInt32(bitPattern: id).littleEndian, toByteOffset: 0, as: UInt32.self) }
+            }
+        }
         for list in k.postings {
             w.count(list.count)
             list.withUnsafeBufferPointer { postings in
@@ -75,14 +129,6 @@ extension IndexState {
                     out.storeBytes(of: p.tf.1.littleEndian, toByteOffset: 6, as: UInt16.self)
                     out.storeBytes(of: p.tf.2.littleEndian, toByteOffset: 8, as: UInt16.self)
                 }
-            }
-        }
-        w.count(k.rowTerms.count)
-        for terms in k.rowTerms {
-            guard let terms else { w.u32(Self.noDocument); continue }
-            w.count(terms.count)
-            terms.withUnsafeBufferPointer { ids in
-                w.records(ids, size: 4) { id, out in out.storeBytes(of: UInt32(bitPattern: id).littleEndian, toByteOffset: 0, as: UInt32.self) }
             }
         }
         k.fieldLengths.withUnsafeBufferPointer { lengths in
@@ -100,40 +146,74 @@ extension IndexState {
         k.sortedTerms.withUnsafeBufferPointer { ids in
             w.records(ids, size: 4) { id, out in out.storeBytes(of: UInt32(bitPattern: id).littleEndian, toByteOffset: 0, as: UInt32.self) }
         }
-        // Vectors (raw little-endian floats, the platform's order).
-        w.bool(vectors != nil)
-        if let v = vectors {
-            w.count(v.dimension)
-            w.count(v.capacity)
-            v.occupied.withUnsafeBufferPointer { flags in
-                w.records(flags, size: 1) { f, out in out.storeBytes(of: f ? 1 : 0, as: UInt8.self) }
+    }
+
+    // MARK: Reading
+
+    /// The item cache, its ids and which rows hold an item — filled by the items sections, each
+    /// its own run of rows, from several threads (each writes only its rows), then moved into
+    /// arrays without a copy.
+    final class ItemRows: @unchecked Sendable {
+        let count: Int
+        let items: UnsafeMutablePointer<SearchableItem?>
+        let ids: UnsafeMutablePointer<ItemID?>
+        /// Checked against the other sections without touching the items (`items[row] != nil`
+        /// would copy a whole item, a dozen retains).
+        let holds: UnsafeMutablePointer<Bool>
+        private var moved = false
+
+        init(count: Int) {
+            self.count = count
+            items = .allocate(capacity: max(count, 1))
+            items.initialize(repeating: nil, count: count)
+            ids = .allocate(capacity: max(count, 1))
+            ids.initialize(repeating: nil, count: count)
+            holds = .allocate(capacity: max(count, 1))
+            holds.initialize(repeating: false, count: count)
+        }
+
+        deinit {
+            if !moved {
+                items.deinitialize(count: count)
+                ids.deinitialize(count: count)
             }
-            v.matrix.withUnsafeBytes { w.bytes($0) }
+            items.deallocate()
+            ids.deallocate()
+            holds.deallocate()
+        }
+
+        var holdsArray: [Bool] { Array(UnsafeBufferPointer(start: holds, count: count)) }
+
+        /// The items and ids as arrays, moved out (once).
+        func take() -> (items: [SearchableItem?], ids: [ItemID?]) {
+            precondition(!moved)
+            moved = true
+            let items = [SearchableItem?](unsafeUninitializedCapacity: count) { b, n in
+                if count > 0 { b.baseAddress!.moveInitialize(from: self.items, count: count) }
+                n = count
+            }
+            let ids = [ItemID?](unsafeUninitializedCapacity: count) { b, n in
+                if count > 0 { b.baseAddress!.moveInitialize(from: self.ids, count: count) }
+                n = count
+            }
+            return (items, ids)
         }
     }
 
-    /// The projections a snapshot body holds, checked for consistency as they are read (rows in
-    /// range, one item per id, postings only in rows that hold a document): a damaged body is
-    /// a ``SnapshotRejection``, never a crash or a wrong index.
-    init(snapshotBody r: inout SnapshotReader, bm25: BM25Parameters, dimension: Int, quantized: Bool) throws(SnapshotRejection) {
-        func malformed(_ what: String) -> SnapshotRejection { SnapshotRejection("the snapshot is malformed (\(what))") }
-        // Items and the identifier table.
+    static func malformed(_ what: String) -> SnapshotRejection { SnapshotRejection("the snapshot is malformed (\(what))") }
+
+    /// The first row and the number of rows of an items section (its first 8 bytes).
+    static func itemsRange(_ r: inout SnapshotReader) throws(SnapshotRejection) -> Range<Int> {
+        let first = Int(try r.u32())
         let rows = try r.count()
-        var items = [SearchableItem?]()
-        items.reserveCapacity(rows)
-        var ids = [ItemID?]()
-        ids.reserveCapacity(rows)
-        // Whether each row holds an item, tested below without touching the items (reading
-        // `items[row] != nil` would copy a whole item: a dozen retains).
-        var holdsItem = [Bool]()
-        holdsItem.reserveCapacity(rows)
-        for _ in 0..<rows {
-            guard try r.bool() else {
-                items.append(nil)
-                ids.append(nil)
-                holdsItem.append(false)
-                continue
-            }
+        return first..<(first + rows)
+    }
+
+    /// Reads an items section into its rows of `into`.
+    static func readItems(_ r: inout SnapshotReader, into rows: ItemRows) throws(SnapshotRejection) {
+        let range = try itemsRange(&r)
+        for row in range {
+            guard try r.bool() else { continue }
             let id = ItemID(try r.string())
             var item = SearchableItem(id: id)
             item.domain = try r.string()
@@ -151,22 +231,25 @@ extension IndexState {
             item.url = try r.optionalString()
             item.rankingHint = try r.bool() ? Int(Int32(bitPattern: try r.u32())) : nil
             item.displayName = try r.optionalString()
-            items.append(item)
-            ids.append(id)
-            holdsItem.append(true)
+            rows.items[row] = item
+            rows.ids[row] = id
+            rows.holds[row] = true
         }
-        guard let table = IdentifierTable(rows: ids) else { throw malformed("an item id is in two rows") }
+    }
 
-        // Domain names.
+    static func readDomains(_ r: inout SnapshotReader) throws(SnapshotRejection) -> [String: String?] {
         var domainNames: [String: String?] = [:]
         for _ in 0..<(try r.count(minimumSize: 5)) {
             let domain = try r.string()
             domainNames[domain] = .some(try r.optionalString())
         }
+        return domainNames
+    }
 
-        // Keyword index.
+    /// The keyword index, and which rows hold a document (to be checked against the items).
+    static func readKeyword(_ r: inout SnapshotReader, bm25: BM25Parameters) throws(SnapshotRejection) -> (KeywordIndex, holds: [Bool]) {
         var keyword = KeywordIndex(parameters: bm25)
-        let termCount = try r.count(minimumSize: 8)
+        let termCount = try r.count(minimumSize: 4)
         var termStrings: [String] = []
         termStrings.reserveCapacity(termCount)
         var termIDs: [String: Int32] = [:]
@@ -176,35 +259,19 @@ extension IndexState {
             guard termIDs.updateValue(Int32(id), forKey: term) == nil else { throw malformed("term \(id) repeats an earlier one") }
             termStrings.append(term)
         }
-        var postings: [[KeywordIndex.Posting]] = []
-        postings.reserveCapacity(termCount)
-        for _ in 0..<termCount {
-            let n = try r.count(minimumSize: 10)
-            let raw = try r.take(n * 10)
-            var bad = false
-            let list = [KeywordIndex.Posting](unsafeUninitializedCapacity: n) { buffer, initialized in
-                for i in 0..<n {
-                    let o = i * 10
-                    let row = Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt32.self)))
-                    if row < 0 || Int(row) >= rows { bad = true }
-                    buffer[i] = KeywordIndex.Posting(row: row, tf: (
-                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 4, as: UInt16.self)),
-                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 6, as: UInt16.self)),
-                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self))))
-                }
-                initialized = n
-            }
-            if bad { throw malformed("a posting names a row past the last") }
-            postings.append(list)
-        }
-        guard try r.count() == rows else { throw malformed("the keyword index and the items have different row counts") }
+        let rows = try r.count(minimumSize: 4)
         var rowTerms = [[Int32]?]()
         rowTerms.reserveCapacity(rows)
+        var holds = [Bool]()
+        holds.reserveCapacity(rows)
         var documentCount = 0
         for row in 0..<rows {
             let n = try r.u32()
-            guard (n != Self.noDocument) == holdsItem[row] else { throw malformed("row \(row) of the keyword index disagrees with the items") }
-            if n == Self.noDocument { rowTerms.append(nil); continue }
+            if n == noDocument {
+                rowTerms.append(nil)
+                holds.append(false)
+                continue
+            }
             guard Int(n) <= r.remaining / 4 else { throw malformed("row \(row) has more terms than the file has bytes") }
             let raw = try r.take(Int(n) * 4)
             var bad = false
@@ -217,10 +284,29 @@ extension IndexState {
                 initialized = Int(n)
             })
             if bad { throw malformed("row \(row) names a term past the last") }
+            holds.append(true)
             documentCount += 1
         }
-        for list in postings {
-            for p in list where !holdsItem[Int(p.row)] { throw malformed("a posting names row \(p.row), which holds no document") }
+        var postings: [[KeywordIndex.Posting]] = []
+        postings.reserveCapacity(termCount)
+        for _ in 0..<termCount {
+            let n = try r.count(minimumSize: 10)
+            let raw = try r.take(n * 10)
+            var bad = false
+            let list = [KeywordIndex.Posting](unsafeUninitializedCapacity: n) { buffer, initialized in
+                for i in 0..<n {
+                    let o = i * 10
+                    let row = Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt32.self)))
+                    if row < 0 || Int(row) >= rows || !holds[Int(row)] { bad = true }
+                    buffer[i] = KeywordIndex.Posting(row: row, tf: (
+                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 4, as: UInt16.self)),
+                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 6, as: UInt16.self)),
+                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self))))
+                }
+                initialized = n
+            }
+            if bad { throw malformed("a posting names a row that holds no document") }
+            postings.append(list)
         }
         let rawLengths = try r.take(rows * 12)
         var totals = (0, 0, 0)
@@ -266,31 +352,48 @@ extension IndexState {
         keyword.totalLengths = totals
         keyword.documentCount = documentCount
         keyword.sortedTerms = sortedTerms
+        return (keyword, holds)
+    }
 
-        // Vectors.
-        var vectors: VectorIndex?
-        if try r.bool() {
-            let d = Int(try r.u32())
-            guard d == dimension, d > 0 else { throw malformed("vectors of dimension \(d), expected \(dimension)") }
-            let vectorRows = try r.count()
-            guard vectorRows <= rows else { throw malformed("\(vectorRows) vector rows for \(rows) rows") }
-            let flags = try r.take(vectorRows)
-            var occupied = [Bool](repeating: false, count: vectorRows)
-            for row in 0..<vectorRows {
-                guard flags[row] <= 1, flags[row] == 0 || holdsItem[row] else { throw malformed("vector row \(row) disagrees with the items") }
-                occupied[row] = flags[row] == 1
-            }
-            let raw = try r.take(vectorRows * d * 4)
-            let matrix = [Float](unsafeUninitializedCapacity: vectorRows * d) { buffer, initialized in
-                if vectorRows > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw.baseAddress!, byteCount: raw.count) }
-                initialized = vectorRows * d
-            }
-            vectors = VectorIndex(dimension: d, quantized: quantized, matrix: matrix, occupied: occupied)
-        } else if dimension != 0 {
-            throw malformed("no vectors, expected \(dimension)-dimensional ones")
+    /// The vector index (nil when the snapshot has none), and which rows hold a vector.
+    static func readVectors(_ r: inout SnapshotReader, dimension: Int, quantized: Bool) throws(SnapshotRejection) -> VectorIndex? {
+        guard try r.bool() else {
+            if dimension != 0 { throw malformed("no vectors, expected \(dimension)-dimensional ones") }
+            return nil
         }
+        let d = Int(try r.u32())
+        guard d == dimension, d > 0 else { throw malformed("vectors of dimension \(d), expected \(dimension)") }
+        let rows = try r.count()
+        let flags = try r.take(rows)
+        var occupied = [Bool](repeating: false, count: rows)
+        for row in 0..<rows {
+            guard flags[row] <= 1 else { throw malformed("vector row \(row) has flag \(flags[row])") }
+            occupied[row] = flags[row] == 1
+        }
+        let raw = try r.take(rows * d * 4)
+        let matrix = [Float](unsafeUninitializedCapacity: rows * d) { buffer, initialized in
+            if rows > 0 {
+                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw.baseAddress!, byteCount: raw.count)
+            }
+            initialized = rows * d
+        }
+        return VectorIndex(dimension: d, quantized: quantized, matrix: matrix, occupied: occupied)
+    }
 
-        self.init(keyword: keyword, vectors: vectors)
+    /// The state the sections make, once each read on its own: the keyword index's documents and
+    /// the vectors must be in the rows that hold items.
+    init(rows: ItemRows, domainNames: [String: String?], keyword: (KeywordIndex, holds: [Bool]), vectors: VectorIndex?) throws(SnapshotRejection) {
+        let holds = rows.holdsArray
+        guard keyword.holds == holds else { throw Self.malformed("the keyword index's rows disagree with the items") }
+        if let vectors {
+            guard vectors.capacity <= holds.count else { throw Self.malformed("\(vectors.capacity) vector rows for \(holds.count) rows") }
+            for (row, o) in vectors.occupied.enumerated() where o && !holds[row] {
+                throw Self.malformed("vector row \(row) holds no item")
+            }
+        }
+        let (items, ids) = rows.take()
+        guard let table = IdentifierTable(rows: ids) else { throw Self.malformed("an item id is in two rows") }
+        self.init(keyword: keyword.0, vectors: vectors)
         self.table = table
         self.items = items
         self.domainNames = domainNames

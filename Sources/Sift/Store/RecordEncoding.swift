@@ -5,15 +5,17 @@ import Foundation
 struct RecordWriter {
     private(set) var bytes: [UInt8] = []
 
-    init(version: UInt8) { bytes.append(version) }
+    init(version: UInt8, capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+        bytes.append(version)
+    }
 
     mutating func u8(_ v: UInt8) { bytes.append(v) }
     mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
     mutating func f64(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
     mutating func string(_ s: String) {
-        let utf8 = Array(s.utf8)
-        u32(UInt32(utf8.count))
-        bytes.append(contentsOf: utf8)
+        u32(UInt32(s.utf8.count))
+        bytes.append(contentsOf: s.utf8)
     }
     mutating func optionalString(_ s: String?) {
         if let s { u8(1); string(s) } else { u8(0) }
@@ -23,8 +25,11 @@ struct RecordWriter {
     }
     mutating func floats(_ v: [Float]) {
         u32(UInt32(v.count))
-        bytes.reserveCapacity(bytes.count + v.count * 4)
+        #if _endian(little)
+        v.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        #else
         for x in v { withUnsafeBytes(of: x.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+        #endif
     }
 }
 
@@ -79,7 +84,9 @@ extension StoredItem {
     static let encodingVersion: UInt8 = 1
 
     func encoded() -> [UInt8] {
-        var w = RecordWriter(version: Self.encodingVersion)
+        let text = item.id.rawValue.utf8.count + item.domain.utf8.count + item.title.utf8.count + item.content.utf8.count
+            + item.keywords.reduce(0) { $0 + $1.utf8.count + 4 } + (item.url?.utf8.count ?? 0) + (item.displayName?.utf8.count ?? 0)
+        var w = RecordWriter(version: Self.encodingVersion, capacity: 64 + text + 4 * (vector?.count ?? 0))
         w.string(item.id.rawValue)
         w.string(item.domain)
         w.string(item.title)
