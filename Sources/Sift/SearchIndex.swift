@@ -85,7 +85,7 @@ public actor SearchIndex {
     /// the state is not a faithful projection of any generation and must never be persisted.
     var generation: StoreGeneration?
     /// The generation of the snapshot this index knows to be on disk (loaded or written by it),
-    /// or nil. The first commit after it removes the file, which it has made stale.
+    /// or nil. Every commit removes the snapshot file, which it has made stale.
     var snapshotGeneration: StoreGeneration?
     /// Buffers the query path reuses from one search to the next (see SearchIndex+Search).
     let scratch = SearchScratch()
@@ -274,7 +274,10 @@ public actor SearchIndex {
             let committed = try store.apply(pending.map(Self.mutation), meta: meta)
             // Another connection committed in between: this state no longer projects one generation.
             generation = committed.previous == generation ? committed.current : nil
-            if snapshotGeneration != nil, let directory = configuration.directory {
+            // Whoever wrote a snapshot (this index, or another one on the same store), it is
+            // stale now, and may hold text this commit deleted: remove it (an unlink, usually of
+            // nothing, beside the commit's fsync).
+            if let directory = configuration.directory, IndexSnapshot.unavailability(configuration) == nil {
                 IndexSnapshot.remove(in: directory)
                 snapshotGeneration = nil
             }

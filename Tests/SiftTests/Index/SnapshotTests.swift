@@ -306,6 +306,11 @@ struct SnapshotTests {
         #expect(FileManager.default.fileExists(atPath: s.snapshotFile.path))
         try await index.upsert([SearchableItem(id: "secret", title: "soon private", isPrivate: true)])
         #expect(!FileManager.default.fileExists(atPath: s.snapshotFile.path))
+        // Also when another index on the same store wrote it.
+        let other = try s.open()
+        #expect(await other.saveSnapshot())
+        try await index.delete(ids: ["none"])
+        #expect(!FileManager.default.fileExists(atPath: s.snapshotFile.path))
         // A temporary file an interrupted write left behind goes at the next writable open.
         let leftover = s.directory.appendingPathComponent(IndexSnapshot.fileName + ".tmp-1-2")
         try Data([1, 2, 3]).write(to: leftover)
