@@ -57,48 +57,23 @@ public struct QuantizedRows: Sendable {
         let qScale = peak / 127
         var q8 = [Int8](repeating: 0, count: dimension)
         for j in 0..<dimension { q8[j] = Int8(clamping: Int((query[j] / qScale).rounded())) }
-        let rows = capacity
+        let rows = capacity, dimension = self.dimension
         codes.withUnsafeBufferPointer { c in
             q8.withUnsafeBufferPointer { q in
                 scales.withUnsafeBufferPointer { s in
                     scores.withUnsafeMutableBufferPointer { out in
+                        let c = SharedPointer(c.baseAddress!), q = SharedPointer(q.baseAddress!)
+                        let s = SharedPointer(s.baseAddress!), out = SharedPointer(out.baseAddress!)
                         // Exact int32 sums of int8 products (|code · q| ≤ 127²), then scaled.
-                        LinearAlgebra.int8RowDots(
-                            codes: c.baseAddress!, scales: s.baseAddress!, rows: rows, columns: dimension,
-                            query: q.baseAddress!, queryScale: qScale, into: out.baseAddress!)
+                        VectorIndex.forEachChunk(rows: rows, bytesPerRow: dimension) { range in
+                            LinearAlgebra.int8RowDots(
+                                codes: c.pointer + range.lowerBound * dimension, scales: s.pointer + range.lowerBound,
+                                rows: range.count, columns: dimension, query: q.pointer, queryScale: qScale,
+                                into: out.pointer + range.lowerBound)
+                        }
                     }
                 }
             }
         }
-    }
-}
-
-extension VectorIndex {
-    /// The exact cosines of `query` with `rows`, each written to `scores[row]` (the scan kernel's
-    /// values: equal to ``exactScore(for:row:)`` up to float rounding).
-    /// - Complexity: O(rows.count · dimension).
-    public func exactScores(for query: [Float], rows: [Int32], into scores: inout [Float]) {
-        precondition(query.count == dimension)
-        let dimension = self.dimension
-        matrix.withUnsafeBufferPointer { m in
-            query.withUnsafeBufferPointer { q in
-                scores.withUnsafeMutableBufferPointer { out in
-                    rows.withUnsafeBufferPointer { rows in
-                        LinearAlgebra.rowDots(matrix: m.baseAddress!, columns: dimension, rows: rows, vector: q.baseAddress!, into: out.baseAddress!)
-                    }
-                }
-            }
-        }
-    }
-
-    /// The exact cosine of `query` with one row (the scan kernel's value). - Complexity: O(dimension).
-    public func exactScore(for query: [Float], row: Int32) -> Float {
-        var score: Float = 0
-        matrix.withUnsafeBufferPointer { m in
-            query.withUnsafeBufferPointer { q in
-                LinearAlgebra.rowDots(matrix: m.baseAddress! + Int(row) * dimension, rows: 1, columns: dimension, vector: q.baseAddress!, into: &score)
-            }
-        }
-        return score
     }
 }
