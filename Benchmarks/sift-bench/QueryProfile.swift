@@ -164,8 +164,14 @@ enum ScanProfile {
             time("scan int8, \(threads)", bytes: n * (dimension + 4)) { f32.quantized!.approximateScores(for: v, into: &scores) }
         }
         VectorIndex.splitsScans = split
-        time("4000 random rows fp32", bytes: 4000 * dimension * 4) { f32.exactScores(for: v, rows: rows, into: &scores) }
-        time("4000 random rows fp16", bytes: 4000 * dimension * 2) { f16.exactScores(for: v, rows: rows, into: &scores) }
+        _ = rows
+        // Rows the scan has not just read, a new set each run, as a query's candidates are.
+        let sets = (0..<22).map { _ in (0..<5000).map { _ in Int32(rng.below(n)) } }
+        var next = 0
+        time("5000 scattered rows fp32", bytes: 5000 * dimension * 4) { f32.exactScores(for: v, rows: sets[next % 22], into: &scores); next += 1 }
+        time("5000 scattered rows fp16", bytes: 5000 * dimension * 2) { f16.exactScores(for: v, rows: sets[next % 22], into: &scores); next += 1 }
+        let sorted = sets.map { $0.sorted() }
+        time("5000 scattered rows fp16, sorted", bytes: 5000 * dimension * 2) { f16.exactScores(for: v, rows: sorted[next % 22], into: &scores); next += 1 }
         // Last: BLAS's threads spin for a while after a call and would slow what follows.
         time("read fp32 matrix (BLAS sdot)", bytes: f32.matrixByteCount) { sink += f32.streamMatrixOnce() }
         if sink.isNaN { print("(NaN)") }
