@@ -45,6 +45,8 @@ struct BenchOptions {
     var profileRepeat = 1
     var profileInt8 = false
     var profileMemory = false
+    var profileHalf = false
+    var profileScan = false
     var profilePostings = false
     var profileDump: String?
 
@@ -90,8 +92,10 @@ struct BenchOptions {
           --profile-queries DIR  time the size's queries in each --modes mode on the store DIR
                                  (left by --keep --work-dir); --profile-repeat N passes,
                                  --profile-int8 opens it with the quantized scan,
-                                 --profile-dump FILE writes every query's results instead
+                                 --profile-dump FILE writes every query's results instead,
+                                 --profile-fp16 keeps the vectors as fp16
           --profile-memory       resident bytes per item of each in-memory structure
+          --profile-scan         the bare fp32, fp16 and int8 scans beside one read of the matrix
           --profile-postings     postings touched per query and prefix expansions
         """
 
@@ -161,6 +165,8 @@ struct BenchOptions {
             case "--profile-repeat": o.profileRepeat = try integer(a)
             case "--profile-int8": o.profileInt8 = true
             case "--profile-memory": o.profileMemory = true
+            case "--profile-fp16": o.profileHalf = true
+            case "--profile-scan": o.profileScan = true
             case "--profile-postings": o.profilePostings = true
             case "--profile-dump": o.profileDump = try value(a)
             case "-h", "--help": throw UsageError(description: "")

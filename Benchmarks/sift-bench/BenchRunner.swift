@@ -289,7 +289,7 @@ struct BenchRunner {
     /// the median bare `VectorIndex.scores` (one sgemv, OpenBLAS threading as configured) over
     /// the same matrix.
     static func bandwidthBound(rows: Int, dimension: Int) -> (boundMs: Double, scanMs: Double, bytes: Int) {
-        var vectors = VectorIndex(dimension: dimension)
+        var vectors = VectorIndex(dimension: dimension, precision: .float32)
         var rng = BenchRandom(seed: 0xB0_0D)
         var v = [Float](repeating: 0, count: dimension)
         for r in 0..<rows {

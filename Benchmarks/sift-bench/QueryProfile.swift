@@ -16,8 +16,8 @@ enum QueryProfile {
         let start = monotonicNanoseconds()
         let index = try SearchIndex(configuration: .init(
             directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder,
-            quantizedScan: options.profileInt8, readOnly: true))
-        Progress.log("opened \(directory) (\(modelLabel)\(options.profileInt8 ? ", int8 scan" : "")) in \(String(format: "%.0f", millisecondsSince(start))) ms")
+            quantizedScan: options.profileInt8, readOnly: true, vectorPrecision: options.profileHalf ? .float16 : .float32))
+        Progress.log("opened \(directory) (\(modelLabel)\(options.profileInt8 ? ", int8 scan" : "")\(options.profileHalf ? ", fp16 rows" : "")) in \(String(format: "%.0f", millisecondsSince(start))) ms")
         if let path = options.profileDump {
             // Every result of every query, to compare two builds' rankings line by line.
             var lines: [String] = []
@@ -77,14 +77,14 @@ enum MemoryProfile {
         report("keyword index", now - base)
         base = now
         let dimension = 256
-        var vectors = VectorIndex(dimension: dimension)
+        var vectors = VectorIndex(dimension: dimension, precision: options.profileHalf ? .float16 : .float32)
         var v = [Float](repeating: 0.0625, count: dimension)
         for r in 0..<n { v[0] = Float(r); vectors.set(row: Int32(r), vector: v) }
         now = rss()
         report("vector index", now - base)
         if options.profileInt8 {
             base = now
-            var q = VectorIndex(dimension: dimension, quantized: true)
+            var q = VectorIndex(dimension: dimension, quantized: true, precision: options.profileHalf ? .float16 : .float32)
             for r in 0..<n { v[0] = Float(r); q.set(row: Int32(r), vector: v) }
             now = rss()
             report("vector index, int8 too", now - base)
@@ -119,5 +119,61 @@ enum PostingsProfile {
         print("postings per query: p10 \(sums[sums.count/10]) p50 \(sums[sums.count/2]) p90 \(sums[sums.count*9/10]) p99 \(sums[sums.count*99/100]) mean \(sums.reduce(0,+)/sums.count)")
         let pe = zip(queries, expansions).filter { $0.0.isPrefix }.map(\.1).sorted()
         print("prefix expansions: p50 \(pe[pe.count/2]) p90 \(pe[pe.count*9/10]) max \(pe.last!)")
+    }
+}
+
+/// `sift-bench --profile-scan`: the bare scans at the largest `--sizes` over random unit rows —
+/// fp32, fp16 and the int8 mirror — p50 of 21 runs each, beside one read of the fp32 matrix
+/// (the bound), on one thread and as the index runs them (split over the cores).
+enum ScanProfile {
+    static func run(options: BenchOptions) {
+        let n = options.sizes.max() ?? 100_000
+        let dimension = 256
+        var rng = BenchRandom(seed: 0xB0_0D)
+        var f32 = VectorIndex(dimension: dimension, quantized: true, precision: .float32)
+        var f16 = VectorIndex(dimension: dimension, precision: .float16)
+        var v = [Float](repeating: 0, count: dimension)
+        for r in 0..<n {
+            for j in 0..<dimension { v[j] = rng.signedFloat() }
+            let norm = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            for j in 0..<dimension { v[j] /= norm }
+            f32.set(row: Int32(r), vector: v)
+            f16.set(row: Int32(r), vector: v)
+        }
+        for j in 0..<dimension { v[j] = rng.signedFloat() }
+        var scores = [Float](repeating: 0, count: n)
+        var sink: Float = 0
+        func time(_ label: String, bytes: Int, _ body: () -> Void) {
+            body()
+            var samples: [Double] = []
+            for _ in 0..<21 {
+                let start = monotonicNanoseconds()
+                body()
+                samples.append(millisecondsSince(start))
+                sink += scores[n / 2]
+            }
+            let p50 = LatencySummary(samples).p50
+            print(String(format: "%-34@ p50 %6.3f ms  %5.1f GB/s  (%.1f MB)", label, p50, Double(bytes) / (p50 / 1e3) / 1e9, Double(bytes) / 1e6))
+        }
+        let rows = (0..<4000).map { _ in Int32(rng.below(n)) }
+        let split = VectorIndex.splitsScans
+        for threads in split ? ["all cores", "1 thread"] : ["1 thread"] {
+            VectorIndex.splitsScans = threads == "all cores"
+            time("scan fp32, \(threads)", bytes: f32.matrixByteCount) { f32.scores(for: v, into: &scores) }
+            time("scan fp16, \(threads)", bytes: f16.matrixByteCount) { f16.scores(for: v, into: &scores) }
+            time("scan int8, \(threads)", bytes: n * (dimension + 4)) { f32.quantized!.approximateScores(for: v, into: &scores) }
+        }
+        VectorIndex.splitsScans = split
+        _ = rows
+        // Rows the scan has not just read, a new set each run, as a query's candidates are.
+        let sets = (0..<22).map { _ in (0..<5000).map { _ in Int32(rng.below(n)) } }
+        var next = 0
+        time("5000 scattered rows fp32", bytes: 5000 * dimension * 4) { f32.exactScores(for: v, rows: sets[next % 22], into: &scores); next += 1 }
+        time("5000 scattered rows fp16", bytes: 5000 * dimension * 2) { f16.exactScores(for: v, rows: sets[next % 22], into: &scores); next += 1 }
+        let sorted = sets.map { $0.sorted() }
+        time("5000 scattered rows fp16, sorted", bytes: 5000 * dimension * 2) { f16.exactScores(for: v, rows: sorted[next % 22], into: &scores); next += 1 }
+        // Last: BLAS's threads spin for a while after a call and would slow what follows.
+        time("read fp32 matrix (BLAS sdot)", bytes: f32.matrixByteCount) { sink += f32.streamMatrixOnce() }
+        if sink.isNaN { print("(NaN)") }
     }
 }

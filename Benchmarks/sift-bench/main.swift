@@ -41,6 +41,10 @@ if let directory = options.profileQueries {
     }
 }
 
+if options.profileScan {
+    ScanProfile.run(options: options)
+    exit(0)
+}
 if options.profileMemory || options.profilePostings {
     do {
         if options.profileMemory { try MemoryProfile.run(options: options) }

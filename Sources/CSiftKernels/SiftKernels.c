@@ -1,4 +1,5 @@
 #include "SiftKernels.h"
+#include <string.h>
 
 #if defined(__x86_64__) || defined(_M_X64)
 #define SIFT_X86 1
@@ -16,6 +17,64 @@ static float dot_f32_portable(const float *a, const float *b, size_t n) {
         for (int k = 0; k < 8; k++) s[k] += a[j + k] * b[j + k];
     float t = ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
     for (; j < n; j++) t += a[j] * b[j];
+    return t;
+}
+
+// fp16 ⇄ fp32 without hardware support (F. Giesen's float_to_half_fast3_rtne and its inverse).
+static uint16_t f32_to_f16_portable(float value) {
+    uint32_t x;
+    memcpy(&x, &value, 4);
+    uint32_t sign = (x >> 16) & 0x8000;
+    x &= 0x7FFFFFFF;
+    uint16_t h;
+    if (x >= 0x47800000) {  // ≥ 65536, ∞ or NaN
+        h = x > 0x7F800000 ? 0x7E00 : 0x7C00;
+    } else if (x < 0x38800000) {  // below the smallest normal half: let an fp32 add round it
+        const uint32_t magic_bits = ((127 - 15) + (23 - 10) + 1) << 23;
+        float magic, f;
+        memcpy(&magic, &magic_bits, 4);
+        memcpy(&f, &x, 4);
+        f += magic;
+        uint32_t y;
+        memcpy(&y, &f, 4);
+        h = (uint16_t)(y - magic_bits);
+    } else {
+        uint32_t odd = (x >> 13) & 1;
+        x += ((uint32_t)(15 - 127) << 23) + 0xFFF;
+        x += odd;
+        h = (uint16_t)(x >> 13);
+    }
+    return (uint16_t)(h | sign);
+}
+
+static float f16_to_f32_portable(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+    uint32_t exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF, x;
+    if (exponent == 0) {
+        if (mantissa == 0) {
+            x = sign;
+        } else {  // subnormal: normalise
+            exponent = 127 - 15 + 1;
+            while (!(mantissa & 0x400)) { mantissa <<= 1; exponent--; }
+            x = sign | (exponent << 23) | ((mantissa & 0x3FF) << 13);
+        }
+    } else if (exponent == 31) {
+        x = sign | 0x7F800000 | (mantissa << 13);
+    } else {
+        x = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
+    }
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+static float dot_f16_portable(const uint16_t *a, const float *b, size_t n) {
+    float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        for (int k = 0; k < 8; k++) s[k] += f16_to_f32_portable(a[j + k]) * b[j + k];
+    float t = ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]));
+    for (; j < n; j++) t += f16_to_f32_portable(a[j]) * b[j];
     return t;
 }
 
@@ -65,6 +124,10 @@ int sift_kernel_level(void) {
 
 // MARK: AVX2 + FMA
 
+/// How many scattered rows ahead the row-list kernels prefetch: enough misses in flight to
+/// cover the memory latency (~100 ns) with the ~10 ns a row takes to sum.
+#define PREFETCH_AHEAD 12
+
 __attribute__((target("avx2,fma"))) static inline float hsum256(__m256 v) {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     s = _mm_add_ps(s, _mm_movehl_ps(s, s));
@@ -89,14 +152,54 @@ __attribute__((target("avx2,fma"))) static void scores_f32_avx2(const float *m, 
 }
 
 __attribute__((target("avx2,fma"))) static void scores_f32_rows_avx2(const float *m, size_t dim, const int32_t *rows, size_t count, const float *q, float *out) {
+    // The rows are scattered, each a miss to memory: keep PREFETCH_AHEAD of them in flight.
     for (size_t i = 0; i < count; i++) {
-        // The rows are scattered: fetch the next one while this one is summed.
-        if (i + 1 < count) {
-            const char *next = (const char *)(m + (size_t)rows[i + 1] * dim);
+        if (i + PREFETCH_AHEAD < count) {
+            const char *next = (const char *)(m + (size_t)rows[i + PREFETCH_AHEAD] * dim);
             for (size_t b = 0; b < dim * sizeof(float); b += 64) _mm_prefetch(next + b, _MM_HINT_T0);
         }
         out[rows[i]] = dot_f32_avx2(m + (size_t)rows[i] * dim, q, dim);
     }
+}
+
+/// One fp16 row against the query, `dim` a multiple of 32: the same sums as `dot_f32_avx2` on
+/// the row converted to fp32.
+__attribute__((target("avx2,fma,f16c"))) static inline float dot_f16_avx2(const uint16_t *a, const float *q, size_t dim) {
+    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps(), s2 = _mm256_setzero_ps(), s3 = _mm256_setzero_ps();
+    for (size_t j = 0; j < dim; j += 32) {
+        s0 = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(a + j))), _mm256_loadu_ps(q + j), s0);
+        s1 = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(a + j + 8))), _mm256_loadu_ps(q + j + 8), s1);
+        s2 = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(a + j + 16))), _mm256_loadu_ps(q + j + 16), s2);
+        s3 = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(a + j + 24))), _mm256_loadu_ps(q + j + 24), s3);
+    }
+    return hsum256(_mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
+}
+
+__attribute__((target("avx2,fma,f16c"))) static void scores_f16_avx2(const uint16_t *m, size_t rows, size_t dim, const float *q, float *out) {
+    for (size_t r = 0; r < rows; r++) out[r] = dot_f16_avx2(m + r * dim, q, dim);
+}
+
+__attribute__((target("avx2,fma,f16c"))) static void scores_f16_rows_avx2(const uint16_t *m, size_t dim, const int32_t *rows, size_t count, const float *q, float *out) {
+    for (size_t i = 0; i < count; i++) {
+        if (i + PREFETCH_AHEAD < count) {
+            const char *next = (const char *)(m + (size_t)rows[i + PREFETCH_AHEAD] * dim);
+            for (size_t b = 0; b < dim * sizeof(uint16_t); b += 64) _mm_prefetch(next + b, _MM_HINT_T0);
+        }
+        out[rows[i]] = dot_f16_avx2(m + (size_t)rows[i] * dim, q, dim);
+    }
+}
+
+__attribute__((target("avx2,f16c"))) static void f32_to_f16_f16c(const float *src, uint16_t *dst, size_t n) {
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        _mm_storeu_si128((__m128i *)(dst + j), _mm256_cvtps_ph(_mm256_loadu_ps(src + j), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    for (; j < n; j++) dst[j] = f32_to_f16_portable(src[j]);
+}
+
+__attribute__((target("avx2,f16c"))) static void f16_to_f32_f16c(const uint16_t *src, float *dst, size_t n) {
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8) _mm256_storeu_ps(dst + j, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(src + j))));
+    for (; j < n; j++) dst[j] = f16_to_f32_portable(src[j]);
 }
 
 __attribute__((target("avx2,fma"))) static inline int32_t hsum256_epi32(__m256i v) {
@@ -182,6 +285,34 @@ void sift_scores_f32_rows(const float *matrix, size_t dim, const int32_t *rows, 
     if (dim % 32 == 0 && sift_kernel_level() >= 2) { scores_f32_rows_avx2(matrix, dim, rows, count, query, out); return; }
 #endif
     for (size_t i = 0; i < count; i++) out[rows[i]] = dot_f32_portable(matrix + (size_t)rows[i] * dim, query, dim);
+}
+
+void sift_scores_f16(const uint16_t *matrix, size_t rows, size_t dim, const float *query, float *out) {
+#ifdef SIFT_X86
+    if (dim % 32 == 0 && sift_kernel_level() >= 2) { scores_f16_avx2(matrix, rows, dim, query, out); return; }
+#endif
+    for (size_t r = 0; r < rows; r++) out[r] = dot_f16_portable(matrix + r * dim, query, dim);
+}
+
+void sift_scores_f16_rows(const uint16_t *matrix, size_t dim, const int32_t *rows, size_t count, const float *query, float *out) {
+#ifdef SIFT_X86
+    if (dim % 32 == 0 && sift_kernel_level() >= 2) { scores_f16_rows_avx2(matrix, dim, rows, count, query, out); return; }
+#endif
+    for (size_t i = 0; i < count; i++) out[rows[i]] = dot_f16_portable(matrix + (size_t)rows[i] * dim, query, dim);
+}
+
+void sift_f32_to_f16(const float *src, uint16_t *dst, size_t n) {
+#ifdef SIFT_X86
+    if (sift_kernel_level() >= 2) { f32_to_f16_f16c(src, dst, n); return; }
+#endif
+    for (size_t j = 0; j < n; j++) dst[j] = f32_to_f16_portable(src[j]);
+}
+
+void sift_f16_to_f32(const uint16_t *src, float *dst, size_t n) {
+#ifdef SIFT_X86
+    if (sift_kernel_level() >= 2) { f16_to_f32_f16c(src, dst, n); return; }
+#endif
+    for (size_t j = 0; j < n; j++) dst[j] = f16_to_f32_portable(src[j]);
 }
 
 void sift_scores_i8(const int8_t *codes, const float *scales, size_t rows, size_t dim, const int8_t *query, float query_scale, float *out) {

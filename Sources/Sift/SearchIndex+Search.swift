@@ -21,6 +21,8 @@ struct RowFilter {
     var wordDomains: [Bool]?
     let start: Double?
     let end: Double?
+    /// No item expires, so the expiry test can be skipped.
+    let noneExpire: Bool
     var excludedExpired = 0, excludedDomain = 0, excludedNamedDomain = 0, excludedDate = 0
 
     init(attributes: RowAttributes, now: Date, explicitDomains: Set<String>, range: DateRange) {
@@ -29,6 +31,13 @@ struct RowFilter {
         self.explicitDomains = explicitDomains.isEmpty ? nil : attributes.membership(explicitDomains)
         self.start = range.start?.timeIntervalSinceReferenceDate
         self.end = range.end?.timeIntervalSinceReferenceDate
+        self.noneExpire = attributes.expiringCount == 0
+    }
+
+    /// Whether every live row passes (no filter, nothing expires): then the keyword matches,
+    /// which are all live rows, need no test.
+    var admitsEveryLiveRow: Bool {
+        noneExpire && explicitDomains == nil && wordDomains == nil && start == nil && end == nil
     }
 
     @inline(__always)
@@ -63,7 +72,7 @@ struct RowFilter {
         guard r < entries.count else { return false }
         let e = entries[r]
         guard e.domain != RowAttributes.freeRow else { return false }
-        if e.expires <= now { excludedExpired += 1; return false }
+        if !noneExpire && e.expires <= now { excludedExpired += 1; return false }
         if let explicitDomains, !Self.admitted(e.domain, explicitDomains) { excludedDomain += 1; return false }
         if let wordDomains, !Self.admitted(e.domain, wordDomains) { excludedNamedDomain += 1; return false }
         if !admitsDate(e.date) { excludedDate += 1; return false }
@@ -247,8 +256,9 @@ extension SearchIndex {
             text: text, terms: terms, mode: mode, limit: limit, now: now, prefixLastTerm: prefixLastTerm, filter: &filter,
             boostDomains: boostDomains, explain: explain, exhaustive: exhaustive, report: &report, items: items,
             accumulator: &accumulator, cosine: &cosine, isCandidate: &isCandidate, candidates: &candidates)
-        accumulator.reset()
         for row in candidates { isCandidate[Int(row)] = false }
+        candidates = []  // may share the accumulator's list: release it before the reset
+        accumulator.reset()
         swap(&accumulator, &scratch.keyword)
         swap(&cosine, &scratch.cosine)
         swap(&isCandidate, &scratch.isCandidate)
@@ -264,6 +274,9 @@ extension SearchIndex {
         let capacity = table.capacity
         let fusion = configuration.fusion
         let attributes = state.attributes
+
+        /// Row `a`'s item id sorts before row `b`'s: the tie-break, asked only at equal scores.
+        let precedes = { (a: Int32, b: Int32) -> Bool in items[Int(a)]!.id < items[Int(b)]!.id }
 
         // Keyword half: BM25F of every matching row.
         if mode != .semantic { state.keyword.accumulate(terms, into: &accumulator) }
@@ -402,19 +415,21 @@ extension SearchIndex {
         }
 
         /// Offers every candidate to a top-k heap, skipping those whose bound cannot enter it.
-        func select(_ rows: [Int32]) -> TopK<ItemID> {
-            var top = TopK<ItemID>(k: limit)
+        func select(_ rows: [Int32]) -> RowTopK {
+            var top = RowTopK(k: limit)
+            var threshold = top.threshold
             for row in rows {
                 let (keywordScore, c, _, _, r) = relevance(row)
-                if let factorBounds, r >= 0, r * (mayBeginTitle(row) ? factorBounds.titled : factorBounds.plain) < top.threshold { continue }
+                if let factorBounds, r >= 0, r * (mayBeginTitle(row) ? factorBounds.titled : factorBounds.plain) < threshold { continue }
                 let s = factorsOf(row, relevance: r, keywordScore: keywordScore, cosine: c).final
-                top.insert(score: s, row: row, key: items[Int(row)]!.id)
+                top.insert(score: s, row: row, precedes: precedes)
+                threshold = top.threshold
             }
             return top
         }
 
-        func results(_ top: TopK<ItemID>) -> [SearchResult] {
-            top.sorted().map { entry in
+        func results(_ top: RowTopK) -> [SearchResult] {
+            top.sorted(precedes: precedes).map { entry in
                 var explanation: Explanation?
                 if explain {
                     var e = score(entry.row)
@@ -425,22 +440,27 @@ extension SearchIndex {
             }
         }
 
-        // Keyword mode: the candidates are the matches that pass the filters.
+        // Keyword mode: the candidates are the matches that pass the filters (postings hold
+        // only live rows).
         if mode == .keyword {
-            for row in accumulator.touched where filter.admits(row) {
-                candidates.append(row)
-                maxBM25 = max(maxBM25, bm25[Int(row)])
+            if filter.admitsEveryLiveRow {
+                candidates = accumulator.touched
+            } else {
+                for row in accumulator.touched where filter.admits(row) { candidates.append(row) }
             }
+            for row in candidates { maxBM25 = max(maxBM25, bm25[Int(row)]) }
             report.candidates = candidates.count
             return results(select(candidates))
         }
 
         // Candidates that pass the filters: the keyword matches and the best rows by cosine.
         if mode != .semantic {
-            for row in accumulator.touched where filter.admits(row) {
-                candidates.append(row)
-                isCandidate[Int(row)] = true
+            if filter.admitsEveryLiveRow {
+                candidates = accumulator.touched
+            } else {
+                for row in accumulator.touched where filter.admits(row) { candidates.append(row) }
             }
+            for row in candidates { isCandidate[Int(row)] = true }
         }
         if hasCosine {
             // Semantic mode takes as many nominees as hybrid: the priors (donations, ranking
@@ -448,15 +468,18 @@ extension SearchIndex {
             var m = max(fusion.semanticCandidates, limit)
             // The int8 scan only nominates: take more, then re-score them exactly.
             if approximate { m = max(m * 2, 40) }
-            var best = TopK<ItemID>(k: m)
+            var best = RowTopK(k: m)
             cosine.withUnsafeBufferPointer { cosine in
                 // The score test first: most rows fail it, and the filter rejects free rows anyway.
-                for r in 0..<capacity {
-                    let s = cosine[r]
-                    if s >= best.threshold && filter.admits(Int32(r)) { best.insert(score: s, row: Int32(r), key: items[r]!.id) }
+                var threshold = best.threshold
+                for r in 0..<capacity where cosine[r] >= threshold {
+                    if filter.admits(Int32(r)) {
+                        best.insert(score: cosine[r], row: Int32(r), precedes: precedes)
+                        threshold = best.threshold
+                    }
                 }
             }
-            for e in best.sorted() where !isCandidate[Int(e.row)] {
+            for e in best.sorted(precedes: precedes) where !isCandidate[Int(e.row)] {
                 candidates.append(e.row)
                 isCandidate[Int(e.row)] = true
             }
@@ -474,14 +497,14 @@ extension SearchIndex {
         if mode == .hybrid, prfDocs > 0, hasCosine, let vectors, case .linear(let alpha) = fusion.method {
             var maxB: Float = 0, tc: Float = -1, fc: Float = 1
             for row in candidates { maxB = max(maxB, bm25[Int(row)]); tc = max(tc, cosine[Int(row)]); fc = min(fc, cosine[Int(row)]) }
-            var first = TopK<ItemID>(k: prfDocs)
+            var first = RowTopK(k: prfDocs)
             for row in candidates {
                 let k = maxB > 0 ? bm25[Int(row)] / maxB : 0
                 let c = tc > fc ? (cosine[Int(row)] - fc) / (tc - fc) : 1
-                first.insert(score: alpha * k + (1 - alpha) * c, row: row, key: items[Int(row)]!.id)
+                first.insert(score: alpha * k + (1 - alpha) * c, row: row, precedes: precedes)
             }
             var q2 = queryVector
-            for e in first.sorted() {
+            for e in first.sorted(precedes: precedes) {
                 let v = vectors.vector(at: e.row)
                 for j in 0..<q2.count { q2[j] += prfBeta / Float(prfDocs) * v[j] }
             }

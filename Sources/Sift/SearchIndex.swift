@@ -25,6 +25,8 @@ public actor SearchIndex {
         /// Scan an int8 copy of the vectors and re-score the best exactly (faster at large
         /// sizes, 256 more bytes an item at 256 dimensions).
         public var quantizedScan: Bool
+        /// How the vectors are kept in memory (the store keeps them as fp32 either way).
+        public var vectorPrecision: VectorPrecision
         /// Open the store for reading only: searches work, every mutation throws a
         /// ``StoreError`` naming the store and SQLite's reason; nothing on disk is created or
         /// changed (a model change re-embeds in memory only).
@@ -45,8 +47,9 @@ public actor SearchIndex {
             donations: DonationBoost = DonationBoost(), fusion: FusionParameters = .default,
             clock: @escaping @Sendable () -> Date = { Date() }, logger: any SiftLogger = NullLogger(),
             codec: any RecordCodec = PlainCodec(), quantizedScan: Bool = false, readOnly: Bool = false,
-            titleEmbeddingWeight: Float = 5
+            titleEmbeddingWeight: Float = 5, vectorPrecision: VectorPrecision = .float32
         ) {
+            self.vectorPrecision = vectorPrecision
             self.titleEmbeddingWeight = titleEmbeddingWeight
             self.codec = codec
             self.readOnly = readOnly
@@ -133,7 +136,7 @@ public actor SearchIndex {
         var rewritten: [StoreMutation] = []
         var generation: StoreGeneration?
         var donations: [Donation] = []
-        var state = IndexState(keyword: KeywordIndex(parameters: configuration.bm25), vectors: configuration.embedder.map { VectorIndex(dimension: $0.dimension, quantized: configuration.quantizedScan) })
+        var state = IndexState(keyword: KeywordIndex(parameters: configuration.bm25), vectors: configuration.embedder.map { VectorIndex(dimension: $0.dimension, quantized: configuration.quantizedScan, precision: configuration.vectorPrecision) })
         // One read transaction: the generation, the snapshot's check against it and whatever is
         // read from the store are one committed state.
         try store.reading {

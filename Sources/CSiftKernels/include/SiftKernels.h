@@ -1,5 +1,5 @@
 // The vector scan's inner loops: row-major dot products over the whole matrix (fp32, fp16 or
-// int8 rows) and over a list of rows. Plain C so that the compiler can give each loop the
+// int8 rows) and over a list of rows, and the fp16 conversions. Plain C so that the compiler can give each loop the
 // widest SIMD the CPU has: on x86-64 the functions check once, at run time, for AVX2 + FMA +
 // F16C and AVX-512 (BW, VNNI) and otherwise run portable loops; elsewhere (arm64) the portable
 // loops, which the compiler vectorises for the baseline. Only Sources/Sift/Vector calls them.
@@ -25,6 +25,20 @@ void sift_scores_f32_rows(const float *matrix, size_t dim, const int32_t *rows, 
 /// values. `dim` must be a multiple of 64 for the SIMD kernels (others use the portable loop).
 void sift_scores_i8(const int8_t *codes, const float *scales, size_t rows, size_t dim,
                     const int8_t *query, float query_scale, float *out);
+
+/// fp16 rows (IEEE binary16 bit patterns): `out[r] = Σ_j float(matrix[r·dim + j]) · query[j]`.
+/// The conversion to fp32 is exact, and the sums run as in ``sift_scores_f32``.
+void sift_scores_f16(const uint16_t *matrix, size_t rows, size_t dim, const float *query, float *out);
+
+/// fp16 rows: `out[rows[i]] = Σ_j float(matrix[rows[i]·dim + j]) · query[j]`.
+void sift_scores_f16_rows(const uint16_t *matrix, size_t dim, const int32_t *rows, size_t count,
+                          const float *query, float *out);
+
+/// fp32 → fp16, rounding to nearest even (overflow to ±∞, NaN kept); the same bits on every CPU.
+void sift_f32_to_f16(const float *src, uint16_t *dst, size_t n);
+
+/// fp16 → fp32, exact.
+void sift_f16_to_f32(const uint16_t *src, float *dst, size_t n);
 
 /// The widest kernel family in use: 0 portable, 2 AVX2 + FMA + F16C, 3 AVX-512 (+ VNNI).
 int sift_kernel_level(void);

@@ -30,6 +30,8 @@ struct RowAttributes: Sendable {
     static let noHint: Int8 = -1
 
     private(set) var entries: [Entry] = []
+    /// How many live rows have an expiry: when none has, no row can fail the expiry filter.
+    private(set) var expiringCount = 0
     /// Every domain name seen, by code (codes are never reused; there are few domains).
     private(set) var domainNames: [String] = []
     private var codeOfDomain: [String: UInt32] = [:]
@@ -40,7 +42,9 @@ struct RowAttributes: Sendable {
     mutating func set(row: Int32, item: SearchableItem) {
         let r = Int(row)
         if r >= entries.count { entries.append(contentsOf: repeatElement(.free, count: r - entries.count + 1)) }
+        if entries[r].expires.isFinite { expiringCount -= 1 }
         entries[r] = entry(for: item)
+        if entries[r].expires.isFinite { expiringCount += 1 }
     }
 
     private mutating func entry(for item: SearchableItem) -> Entry {
@@ -63,6 +67,7 @@ struct RowAttributes: Sendable {
     mutating func remove(row: Int32) {
         let r = Int(row)
         guard r < entries.count else { return }
+        if entries[r].expires.isFinite { expiringCount -= 1 }
         entries[r] = .free
     }
 
@@ -92,6 +97,9 @@ struct RowAttributes: Sendable {
         }
         for r in items.count..<max(items.count, capacity) where entries[r].domain != Self.freeRow {
             throw InvariantViolation("row attributes: row \(r) past the item cache is marked live")
+        }
+        if expiringCount != entries.count(where: { $0.expires.isFinite }) {
+            throw InvariantViolation("row attributes: \(expiringCount) expiring rows counted, \(entries.count(where: { $0.expires.isFinite })) found")
         }
     }
 }

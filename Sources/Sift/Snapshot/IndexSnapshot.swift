@@ -51,6 +51,7 @@ enum IndexSnapshot {
     static func unavailability(_ configuration: SearchIndex.Configuration) -> String? {
         if configuration.directory == nil { return "in memory" }
         if configuration.codec.scheme != PlainCodec().scheme { return "snapshots are off for protected indexes" }
+        if configuration.vectorPrecision != .float32 { return "snapshots hold fp32 vectors only" }
         return nil
     }
 

@@ -59,6 +59,34 @@ enum LinearAlgebra {
         #endif
     }
 
+    /// ``rowDots(matrix:rows:columns:vector:into:)`` over fp16 rows (binary16 bit patterns).
+    static func halfRowDots(
+        matrix: UnsafePointer<UInt16>, rows: Int, columns: Int, vector: UnsafePointer<Float>,
+        into result: UnsafeMutablePointer<Float>
+    ) {
+        guard rows > 0, columns > 0 else { return }
+        sift_scores_f16(matrix, rows, columns, vector, result)
+    }
+
+    /// ``rowDots(matrix:columns:rows:vector:into:)`` over fp16 rows.
+    static func halfRowDots(
+        matrix: UnsafePointer<UInt16>, columns: Int, rows: UnsafeBufferPointer<Int32>, vector: UnsafePointer<Float>,
+        into result: UnsafeMutablePointer<Float>
+    ) {
+        guard rows.count > 0, columns > 0 else { return }
+        sift_scores_f16_rows(matrix, columns, rows.baseAddress!, rows.count, vector, result)
+    }
+
+    /// fp32 → fp16 bit patterns, rounded to nearest even.
+    static func toHalf(_ source: UnsafePointer<Float>, into destination: UnsafeMutablePointer<UInt16>, count: Int) {
+        sift_f32_to_f16(source, destination, count)
+    }
+
+    /// fp16 bit patterns → fp32, exact.
+    static func fromHalf(_ source: UnsafePointer<UInt16>, into destination: UnsafeMutablePointer<Float>, count: Int) {
+        sift_f16_to_f32(source, destination, count)
+    }
+
     /// `result[r] = Float(Σ_j codes[r, j] · query[j]) · scales[r] · queryScale`, the integer sum exact.
     static func int8RowDots(
         codes: UnsafePointer<Int8>, scales: UnsafePointer<Float>, rows: Int, columns: Int,

@@ -1,8 +1,8 @@
 /// What `sift-bench` needs to compare the vector scan with the memory-bandwidth bound of its
 /// matrix: the size of the row buffer and one read of all or part of it. Package-internal: not API.
 extension VectorIndex {
-    /// Bytes of the row buffer (capacity × dimension × 4), free rows included: what one scan reads.
-    package var matrixByteCount: Int { capacity * dimension * MemoryLayout<Float>.stride }
+    /// Bytes of the row buffer (capacity × dimension × 4 or 2), free rows included: what one scan reads.
+    package var matrixByteCount: Int { capacity * dimension * precision.bytesPerComponent }
 
     /// Reads rows `rows` of the buffer once — the BLAS dot product of that part of the buffer with
     /// itself, which streams every byte once at two flops per float, as the scan does — and
@@ -10,6 +10,7 @@ extension VectorIndex {
     /// rows between threads to measure the bandwidth of several cores.
     /// - Complexity: O(rows.count · dimension); memory-bandwidth bound.
     package func streamRows(_ rows: Range<Int>) -> Float {
+        precondition(precision == .float32, "the bound is measured on fp32 rows")
         precondition(rows.lowerBound >= 0 && rows.upperBound <= capacity, "rows \(rows) outside 0..<\(capacity)")
         guard !rows.isEmpty else { return 0 }
         return matrix.withUnsafeBufferPointer { m in

@@ -64,55 +64,18 @@ public struct QuantizedRows: Sendable {
             q8.withUnsafeBufferPointer { q in
                 scales.withUnsafeBufferPointer { s in
                     scores.withUnsafeMutableBufferPointer { out in
-                        // Exact int32 sums of int8 products (|code · q| ≤ 127²), then scaled, in
-                        // C (CSiftKernels); large matrices are split across the cores.
-                        nonisolated(unsafe) let codes = c.baseAddress!, query = q.baseAddress!
-                        nonisolated(unsafe) let scales = s.baseAddress!, out = out.baseAddress!
-                        let chunks = rows >= Self.parallelRows ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
-                        let per = (rows + chunks - 1) / chunks
-                        DispatchQueue.concurrentPerform(iterations: chunks) { i in
-                            let start = i * per, count = min(per, rows - start)
-                            guard count > 0 else { return }
+                        let c = SharedPointer(c.baseAddress!), q = SharedPointer(q.baseAddress!)
+                        let s = SharedPointer(s.baseAddress!), out = SharedPointer(out.baseAddress!)
+                        // Exact int32 sums of int8 products (|code · q| ≤ 127²), then scaled.
+                        VectorIndex.forEachChunk(rows: rows, bytesPerRow: dimension) { range in
                             LinearAlgebra.int8RowDots(
-                                codes: codes + start * dimension, scales: scales + start, rows: count, columns: dimension,
-                                query: query, queryScale: qScale, into: out + start)
+                                codes: c.pointer + range.lowerBound * dimension, scales: s.pointer + range.lowerBound,
+                                rows: range.count, columns: dimension, query: q.pointer, queryScale: qScale,
+                                into: out.pointer + range.lowerBound)
                         }
                     }
                 }
             }
         }
-    }
-
-    /// From how many rows the int8 scan runs on every core.
-    static let parallelRows = 32_768
-}
-
-extension VectorIndex {
-    /// The exact cosines of `query` with `rows`, each written to `scores[row]` (the scan kernel's
-    /// values: equal to ``exactScore(for:row:)`` up to float rounding).
-    /// - Complexity: O(rows.count · dimension).
-    public func exactScores(for query: [Float], rows: [Int32], into scores: inout [Float]) {
-        precondition(query.count == dimension)
-        let dimension = self.dimension
-        matrix.withUnsafeBufferPointer { m in
-            query.withUnsafeBufferPointer { q in
-                scores.withUnsafeMutableBufferPointer { out in
-                    rows.withUnsafeBufferPointer { rows in
-                        LinearAlgebra.rowDots(matrix: m.baseAddress!, columns: dimension, rows: rows, vector: q.baseAddress!, into: out.baseAddress!)
-                    }
-                }
-            }
-        }
-    }
-
-    /// The exact cosine of `query` with one row (the scan kernel's value). - Complexity: O(dimension).
-    public func exactScore(for query: [Float], row: Int32) -> Float {
-        var score: Float = 0
-        matrix.withUnsafeBufferPointer { m in
-            query.withUnsafeBufferPointer { q in
-                LinearAlgebra.rowDots(matrix: m.baseAddress! + Int(row) * dimension, rows: 1, columns: dimension, vector: q.baseAddress!, into: &score)
-            }
-        }
-        return score
     }
 }

@@ -1,21 +1,43 @@
+import Foundation
+
+/// How a ``VectorIndex`` keeps its rows in memory.
+public enum VectorPrecision: String, Sendable, CaseIterable {
+    /// 4 bytes a component: the vectors as the embedder made them.
+    case float32
+    /// 2 bytes a component (IEEE binary16, rounded to nearest): half the memory and half the
+    /// bytes a scan reads; a unit vector's components keep 11 significant bits, so cosines move
+    /// by about 10⁻⁴ (on SciFact: hybrid nDCG@10 unchanged, see Benchmarks/RESULTS.md).
+    case float16
+
+    var bytesPerComponent: Int { self == .float32 ? 4 : 2 }
+}
+
 /// Every item's vector in one contiguous row-major buffer, row numbers owned by the
-/// ``IdentifierTable``; exact cosine scores for all rows with one BLAS `sgemv`.
+/// ``IdentifierTable``; exact cosine scores for all rows in one pass (the scan kernel on x86-64,
+/// BLAS `sgemv` elsewhere), split over the cores when the buffer is large.
 ///
 /// Vectors are unit length, so the dot product is the cosine. Free rows hold zeros.
 public struct VectorIndex: Sendable {
     public let dimension: Int
+    public let precision: VectorPrecision
+    /// The rows, when ``precision`` is `.float32`.
     private(set) var matrix: [Float] = []
+    /// The rows as binary16 bit patterns, when ``precision`` is `.float16`.
+    private(set) var halves: [UInt16] = []
     private(set) var occupied: [Bool] = []
     public private(set) var count = 0
     /// The int8 mirror used for the approximate scan, when enabled.
     public private(set) var quantized: QuantizedRows?
 
-    /// - Parameter quantized: also keep an int8 copy (256 more bytes a row at 256 dimensions)
-    ///   for the approximate scan with exact re-scoring; needs a dimension divisible by 32.
-    public init(dimension: Int, quantized: Bool = false) {
+    /// - Parameters:
+    ///   - quantized: also keep an int8 copy (256 more bytes a row at 256 dimensions) for the
+    ///     approximate scan with exact re-scoring; needs a dimension divisible by 32.
+    ///   - precision: how the rows (and so the exact scores) are kept.
+    public init(dimension: Int, quantized: Bool = false, precision: VectorPrecision = .float32) {
         precondition(dimension > 0)
         precondition(!quantized || dimension % 32 == 0, "the quantized scan needs a dimension divisible by 32")
         self.dimension = dimension
+        self.precision = precision
         self.quantized = quantized ? QuantizedRows(dimension: dimension) : nil
     }
 
@@ -44,7 +66,7 @@ public struct VectorIndex: Sendable {
 
     public func contains(row: Int32) -> Bool { Int(row) < occupied.count && occupied[Int(row)] }
 
-    /// Stores `vector` at `row`, growing the buffer as needed.
+    /// Stores `vector` at `row` (rounded to fp16 with that precision), growing the buffer as needed.
     /// - Complexity: O(dimension), amortised.
     public mutating func set(row: Int32, vector: [Float]) {
         precondition(vector.count == dimension, "vector has \(vector.count) components, index has \(dimension)")
@@ -52,13 +74,26 @@ public struct VectorIndex: Sendable {
         if r >= occupied.count {
             let grow = r - occupied.count + 1
             occupied.append(contentsOf: repeatElement(false, count: grow))
-            matrix.append(contentsOf: repeatElement(0, count: grow * dimension))
+            switch precision {
+            case .float32: matrix.append(contentsOf: repeatElement(0, count: grow * dimension))
+            case .float16: halves.append(contentsOf: repeatElement(0, count: grow * dimension))
+            }
         }
         if !occupied[r] { count += 1 }
         occupied[r] = true
         quantized?.set(row: row, vector: vector)
-        matrix.withUnsafeMutableBufferPointer { m in
-            for j in 0..<dimension { m[r * dimension + j] = vector[j] }
+        let dimension = self.dimension
+        switch precision {
+        case .float32:
+            matrix.withUnsafeMutableBufferPointer { m in
+                for j in 0..<dimension { m[r * dimension + j] = vector[j] }
+            }
+        case .float16:
+            halves.withUnsafeMutableBufferPointer { h in
+                vector.withUnsafeBufferPointer { v in
+                    LinearAlgebra.toHalf(v.baseAddress!, into: h.baseAddress! + r * dimension, count: dimension)
+                }
+            }
         }
     }
 
@@ -69,22 +104,57 @@ public struct VectorIndex: Sendable {
         occupied[r] = false
         count -= 1
         quantized?.remove(row: row)
-        matrix.withUnsafeMutableBufferPointer { m in
-            for j in 0..<dimension { m[r * dimension + j] = 0 }
+        let dimension = self.dimension
+        switch precision {
+        case .float32: matrix.withUnsafeMutableBufferPointer { m in for j in 0..<dimension { m[r * dimension + j] = 0 } }
+        case .float16: halves.withUnsafeMutableBufferPointer { h in for j in 0..<dimension { h[r * dimension + j] = 0 } }
         }
     }
 
     public mutating func removeAll() {
         matrix.removeAll()
+        halves.removeAll()
         occupied.removeAll()
         count = 0
         quantized?.removeAll()
     }
 
-    /// The vector at `row`.
+    /// The vector at `row` (as stored: with fp16 precision, the rounded components).
     public func vector(at row: Int32) -> [Float] {
         let start = Int(row) * dimension
-        return Array(matrix[start..<(start + dimension)])
+        switch precision {
+        case .float32:
+            return Array(matrix[start..<(start + dimension)])
+        case .float16:
+            var v = [Float](repeating: 0, count: dimension)
+            halves.withUnsafeBufferPointer { h in
+                v.withUnsafeMutableBufferPointer { o in LinearAlgebra.fromHalf(h.baseAddress! + start, into: o.baseAddress!, count: dimension) }
+            }
+            return v
+        }
+    }
+
+    /// Whether scans run on every core (when there are several). sift-bench turns it off to
+    /// measure one thread; nothing else writes it.
+    nonisolated(unsafe) package static var splitsScans = ProcessInfo.processInfo.activeProcessorCount > 1
+
+    /// Rows per chunk of a scan split over the cores; a scan of less than two chunks' bytes
+    /// stays on the calling thread.
+    static let chunkBytes = 4 << 20
+
+    /// Runs `body` over `0..<rows` in chunks, on every core when there are several chunks
+    /// (GCD hands the chunks out as threads free up, the calling thread included, so a core busy
+    /// elsewhere delays at most the chunk it holds).
+    static func forEachChunk(rows: Int, bytesPerRow: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        let perChunk = max(1, chunkBytes / max(bytesPerRow, 1))
+        let chunks = (rows + perChunk - 1) / perChunk
+        guard chunks >= 2, splitsScans else {
+            body(0..<rows)
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            body((c * perChunk)..<min(rows, (c + 1) * perChunk))
+        }
     }
 
     /// Cosine of `query` with every row (free rows score 0), into `scores[0..<capacity]`.
@@ -92,28 +162,84 @@ public struct VectorIndex: Sendable {
     public func scores(for query: [Float], into scores: inout [Float]) {
         precondition(query.count == dimension)
         if scores.count < capacity { scores += repeatElement(0, count: capacity - scores.count) }
-        let rows = capacity
-        matrix.withUnsafeBufferPointer { m in
-            query.withUnsafeBufferPointer { q in
-                scores.withUnsafeMutableBufferPointer { s in
-                    LinearAlgebra.multiply(matrix: m.baseAddress!, rows: rows, columns: dimension, vector: q.baseAddress!, into: s.baseAddress!)
+        let rows = capacity, dimension = self.dimension
+        query.withUnsafeBufferPointer { q in
+            scores.withUnsafeMutableBufferPointer { s in
+                // The chunks write disjoint parts of `scores` and only read the rest.
+                let q = SharedPointer(q.baseAddress!), s = SharedPointer(s.baseAddress!)
+                switch precision {
+                case .float32:
+                    matrix.withUnsafeBufferPointer { m in
+                        let m = SharedPointer(m.baseAddress!)
+                        Self.forEachChunk(rows: rows, bytesPerRow: dimension * 4) { range in
+                            LinearAlgebra.rowDots(matrix: m.pointer + range.lowerBound * dimension, rows: range.count, columns: dimension, vector: q.pointer, into: s.pointer + range.lowerBound)
+                        }
+                    }
+                case .float16:
+                    halves.withUnsafeBufferPointer { h in
+                        let h = SharedPointer(h.baseAddress!)
+                        Self.forEachChunk(rows: rows, bytesPerRow: dimension * 2) { range in
+                            LinearAlgebra.halfRowDots(matrix: h.pointer + range.lowerBound * dimension, rows: range.count, columns: dimension, vector: q.pointer, into: s.pointer + range.lowerBound)
+                        }
+                    }
                 }
             }
         }
     }
 
+    /// The exact cosines of `query` with `rows`, each written to `scores[row]` (the scan's values).
+    /// - Complexity: O(rows.count · dimension).
+    public func exactScores(for query: [Float], rows: [Int32], into scores: inout [Float]) {
+        precondition(query.count == dimension)
+        guard !rows.isEmpty else { return }
+        let dimension = self.dimension
+        query.withUnsafeBufferPointer { q in
+            scores.withUnsafeMutableBufferPointer { out in
+                rows.withUnsafeBufferPointer { rows in
+                    switch precision {
+                    case .float32:
+                        matrix.withUnsafeBufferPointer { m in
+                            LinearAlgebra.rowDots(matrix: m.baseAddress!, columns: dimension, rows: rows, vector: q.baseAddress!, into: out.baseAddress!)
+                        }
+                    case .float16:
+                        halves.withUnsafeBufferPointer { h in
+                            LinearAlgebra.halfRowDots(matrix: h.baseAddress!, columns: dimension, rows: rows, vector: q.baseAddress!, into: out.baseAddress!)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The exact cosine of `query` with one row (the scan's value). - Complexity: O(dimension).
+    public func exactScore(for query: [Float], row: Int32) -> Float {
+        var scores = [Float](repeating: 0, count: Int(row) + 1)
+        exactScores(for: query, rows: [row], into: &scores)
+        return scores[Int(row)]
+    }
+
     /// Cosines of a batch of queries (row-major `queries.count / dimension` × dimension) with
-    /// every row: result is queries × capacity, row-major. - Complexity: O(q · capacity · dimension).
+    /// every row: result is queries × capacity, row-major (BLAS `sgemm` over fp32 rows; one scan
+    /// per query over fp16 rows). - Complexity: O(q · capacity · dimension).
     public func scores(forBatch queries: [Float]) -> [Float] {
         let q = queries.count / dimension
         var result = [Float](repeating: 0, count: q * capacity)
         guard capacity > 0, q > 0 else { return result }
         let rows = capacity
-        queries.withUnsafeBufferPointer { a in
-            matrix.withUnsafeBufferPointer { b in
-                result.withUnsafeMutableBufferPointer { c in
-                    LinearAlgebra.multiplyTransposed(a.baseAddress!, rows: q, b.baseAddress!, rows: rows, columns: dimension, into: c.baseAddress!)
+        switch precision {
+        case .float32:
+            queries.withUnsafeBufferPointer { a in
+                matrix.withUnsafeBufferPointer { b in
+                    result.withUnsafeMutableBufferPointer { c in
+                        LinearAlgebra.multiplyTransposed(a.baseAddress!, rows: q, b.baseAddress!, rows: rows, columns: dimension, into: c.baseAddress!)
+                    }
                 }
+            }
+        case .float16:
+            var one: [Float] = []
+            for i in 0..<q {
+                scores(for: Array(queries[(i * dimension)..<((i + 1) * dimension)]), into: &one)
+                result.replaceSubrange((i * rows)..<((i + 1) * rows), with: one.prefix(rows))
             }
         }
         return result
@@ -128,4 +254,11 @@ public struct VectorIndex: Sendable {
         }
         if live.count != count { throw InvariantViolation("vector index: count \(count) ≠ \(live.count)") }
     }
+}
+
+/// A buffer's address handed to the threads of one scan, which outlive neither the buffer's
+/// `withUnsafe…` scope nor each other, and write disjoint ranges.
+struct SharedPointer<Wrapped>: @unchecked Sendable {
+    let pointer: Wrapped
+    init(_ pointer: Wrapped) { self.pointer = pointer }
 }

@@ -62,7 +62,7 @@ struct Int8ScanSplitTests {
     @Test("Above the parallel threshold the split scan gives the same scores as one pass")
     func parallelScanMatchesSerial() {
         var rng = SplitMix64(seed: 99)
-        let d = 16, n = QuantizedRows.parallelRows + 1_001
+        let d = 16, n = 300_000  // over one 4 MB chunk of codes (VectorIndex.forEachChunk)
         var rows = QuantizedRows(dimension: d)
         for r in 0..<n { rows.set(row: Int32(r), vector: (0..<d).map { _ in Float(Int(rng.next() % 2001) - 1000) / 1000 }) }
         let query = (0..<d).map { _ in Float(Int(rng.next() % 2001) - 1000) / 1000 }
