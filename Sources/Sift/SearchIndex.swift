@@ -615,14 +615,7 @@ struct IndexState: Sendable {
         self.vectors = vectors
     }
 
-    mutating func project(_ stored: StoredItem) {
-        var analyser = keyword.makeTermAnalyzer()
-        let analysis = analyser.analyze(stored.item)
-        keyword.learnStems(analyser.takeLearnedStems())
-        project(stored, analysis: analysis)
-    }
-
-    /// Projects `stored`, whose keyword analysis is `analysis`.
+    /// Projects `stored`, whose keyword analysis is `analysis` (see ``prepare(_:embedder:titleWeight:needsVector:)``).
     mutating func project(_ stored: StoredItem, analysis: AnalyzedDocument) {
         let (row, _) = table.assign(stored.item.id)
         let r = Int(row)
