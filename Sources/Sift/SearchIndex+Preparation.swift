@@ -34,7 +34,7 @@ extension IndexState {
         return prepared
     }
 
-    /// Projects a prepared item: the same as ``project(_:)`` on its stored form.
+    /// Projects a prepared item.
     mutating func project(_ prepared: PreparedItem) {
         project(prepared.stored, analysis: prepared.analysis)
     }

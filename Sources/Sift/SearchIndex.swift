@@ -1,7 +1,8 @@
 import Foundation
 
 /// One named index: the store (source of truth) and its in-memory projections — the identifier
-/// table, the keyword index and the vector index — kept in step by this actor.
+/// table, the keyword index and the vector index — kept in step by this actor, and persisted as a
+/// snapshot beside the store for fast opens (``saveSnapshot()``, ``IndexSnapshot``).
 ///
 /// Every mutation is one SQLite transaction, applied to memory only after it commits, so a
 /// failed write leaves both the store and the in-memory halves as they were. Private and
@@ -109,10 +110,13 @@ public actor SearchIndex {
     static let openChunk = 4096
     static let modelKey = "model_fingerprint"
 
-    /// Opens (creating if needed) the index in `configuration.directory` and rebuilds the
-    /// in-memory structures from the store. Re-embeds every item when the model changed.
-    /// A failure to open is logged too.
-    /// - Complexity: O(n) in the stored items.
+    /// Opens (creating if needed) the index in `configuration.directory`: loads the in-memory
+    /// structures from the snapshot beside the store when it reflects the store's current
+    /// generation and this configuration (``saveSnapshot()``), and otherwise rebuilds them from
+    /// the store, logging why. Re-embeds every item when the model changed. A failure to open is
+    /// logged too; a missing, stale or damaged snapshot is never a failure.
+    /// - Complexity: O(n) in the stored items: one read of the snapshot, or the analysis (and
+    ///   with a new model, the embedding) of every item.
     public init(configuration: Configuration) throws {
         let started = Date()
         do {
@@ -619,14 +623,7 @@ struct IndexState: Sendable {
         self.vectors = vectors
     }
 
-    mutating func project(_ stored: StoredItem) {
-        var analyser = keyword.makeTermAnalyzer()
-        let analysis = analyser.analyze(stored.item)
-        keyword.learnStems(analyser.takeLearnedStems())
-        project(stored, analysis: analysis)
-    }
-
-    /// Projects `stored`, whose keyword analysis is `analysis`.
+    /// Projects `stored`, whose keyword analysis is `analysis` (see ``prepare(_:embedder:titleWeight:needsVector:)``).
     mutating func project(_ stored: StoredItem, analysis: AnalyzedDocument) {
         let (row, _) = table.assign(stored.item.id)
         let r = Int(row)

@@ -19,7 +19,7 @@ public struct KeywordIndex: Sendable {
     public var parameters: BM25Parameters
     let analyzer: Analyzer
 
-    // Internal rather than private so that the snapshot (KeywordIndex+Snapshot.swift) can
+    // Internal rather than private so that the snapshot (Snapshot/IndexState+Snapshot.swift) can
     // write and restore them; nothing else outside this file changes them.
     var termIDs: [String: Int32] = [:]
     var termStrings: [String] = []

@@ -110,10 +110,14 @@ enum IndexSnapshot {
         unlink(url(in: directory).path)
     }
 
-    /// Removes temporary files that interrupted writes left behind.
+    /// Removes temporary files that interrupted writes left behind: those whose writing process
+    /// (the pid in the name) is gone — not the file another process is writing right now.
     static func removeTemporaryFiles(in directory: URL) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names where name.hasPrefix(fileName + ".tmp-") {
+        let prefix = fileName + ".tmp-"
+        for name in names where name.hasPrefix(prefix) {
+            let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap { pid_t($0) }
+            if let pid, pid > 0, kill(pid, 0) == 0 || errno == EPERM { continue }
             unlink(directory.appendingPathComponent(name).path)
         }
     }

@@ -311,11 +311,15 @@ struct SnapshotTests {
         #expect(await other.saveSnapshot())
         try await index.delete(ids: ["none"])
         #expect(!FileManager.default.fileExists(atPath: s.snapshotFile.path))
-        // A temporary file an interrupted write left behind goes at the next writable open.
-        let leftover = s.directory.appendingPathComponent(IndexSnapshot.fileName + ".tmp-1-2")
+        // A temporary file an interrupted write left behind goes at the next writable open; one
+        // a live process is writing stays.
+        let leftover = s.directory.appendingPathComponent(IndexSnapshot.fileName + ".tmp-999999999-2")
+        let inProgress = s.directory.appendingPathComponent(IndexSnapshot.fileName + ".tmp-\(getpid())-3")
         try Data([1, 2, 3]).write(to: leftover)
+        try Data([1, 2, 3]).write(to: inProgress)
         _ = try s.open()
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        #expect(FileManager.default.fileExists(atPath: inProgress.path))
     }
 
     @Test("Protected and in-memory indexes never write a snapshot")
