@@ -39,7 +39,7 @@ let package = Package(
         .executableTarget(
             name: "sift-example", dependencies: ["Sift", "SobrietyTracker"],
             path: "Examples/sift-example"),
-        .testTarget(name: "SiftTests", dependencies: ["Sift"]),
+        .testTarget(name: "SiftTests", dependencies: ["Sift", "CSiftKernels"]),
         .testTarget(name: "SobrietyTrackerTests", dependencies: ["SobrietyTracker", "Sift"]),
     ],
     swiftLanguageModes: [.v6]
