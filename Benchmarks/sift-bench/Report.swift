@@ -184,7 +184,8 @@ enum TableFormat {
                     if !extra.isEmpty { extra += "; " }
                     extra += "bound \(milliseconds(bound)) ms"
                     if let b = r.number("bound_ratio") { extra += ", p50 = \(ratio(b)) bound" }
-                    if let s = r.number("scan_ms") { extra += ", sgemv \(milliseconds(s)) ms" }
+                    if let s = r.number("scan_ms") { extra += ", scan fp32 \(milliseconds(s))" }
+                    if let s = r.number("scan_fp16_ms") { extra += " fp16 \(milliseconds(s)) ms" }
                 }
             }
             lines.append([String(r.n), r.measure, sift, r.string("peer").map(shortPeer) ?? "", peerFigure, ratio(r.number("ratio")), extra])

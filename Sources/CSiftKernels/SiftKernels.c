@@ -315,6 +315,14 @@ void sift_f16_to_f32(const uint16_t *src, float *dst, size_t n) {
     for (size_t j = 0; j < n; j++) dst[j] = f16_to_f32_portable(src[j]);
 }
 
+void sift_f32_to_f16_portable(const float *src, uint16_t *dst, size_t n) {
+    for (size_t j = 0; j < n; j++) dst[j] = f32_to_f16_portable(src[j]);
+}
+
+void sift_f16_to_f32_portable(const uint16_t *src, float *dst, size_t n) {
+    for (size_t j = 0; j < n; j++) dst[j] = f16_to_f32_portable(src[j]);
+}
+
 void sift_scores_i8(const int8_t *codes, const float *scales, size_t rows, size_t dim, const int8_t *query, float query_scale, float *out) {
 #ifdef SIFT_X86
     if (dim % 64 == 0 && dim <= 1024) {

@@ -40,6 +40,10 @@ void sift_f32_to_f16(const float *src, uint16_t *dst, size_t n);
 /// fp16 → fp32, exact.
 void sift_f16_to_f32(const uint16_t *src, float *dst, size_t n);
 
+/// The portable conversions the two functions above fall back to (exposed for tests).
+void sift_f32_to_f16_portable(const float *src, uint16_t *dst, size_t n);
+void sift_f16_to_f32_portable(const uint16_t *src, float *dst, size_t n);
+
 /// The widest kernel family in use: 0 portable, 2 AVX2 + FMA + F16C, 3 AVX-512 (+ VNNI).
 int sift_kernel_level(void);
 

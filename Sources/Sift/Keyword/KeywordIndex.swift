@@ -11,9 +11,17 @@ import Foundation
 ///
 /// Rows come from the ``IdentifierTable``; the index never invents or renumbers them.
 public struct KeywordIndex: Sendable {
+    /// One row's term frequencies (title, keywords, content) for one term: 8 bytes. A
+    /// frequency of 255 or more is stored as ``escape`` in every field that reaches it, and the
+    /// exact frequencies are in `largeFrequencies`.
     struct Posting: Sendable {
         var row: Int32
-        var tf: (UInt16, UInt16, UInt16)
+        var tf: (UInt8, UInt8, UInt8)
+
+        static let escape = UInt8.max
+
+        /// Whether the exact frequencies are in `largeFrequencies`.
+        @inline(__always) var isEscaped: Bool { max(tf.0, max(tf.1, tf.2)) == Self.escape }
     }
 
     public var parameters: BM25Parameters
@@ -24,6 +32,9 @@ public struct KeywordIndex: Sendable {
     var termIDs: [String: Int32] = [:]
     var termStrings: [String] = []
     var postings: [[Posting]] = []
+    /// The exact frequencies (capped at 65,535) of the postings that store ``Posting/escape``,
+    /// by ``largeKey(term:row:)``: words repeated 255 times in one field are rare.
+    var largeFrequencies: [UInt64: (UInt16, UInt16, UInt16)] = [:]
     var rowTerms: [[Int32]?] = []
     var fieldLengths: [(UInt32, UInt32, UInt32)] = []
     /// Hashes of the first ``titleHeadLength`` title words of each row (stop words included),
@@ -42,6 +53,8 @@ public struct KeywordIndex: Sendable {
     /// Words the memo keeps at most: Zipf's law puts nearly every token among the first few
     /// thousand distinct words, and the memo must not grow with a long tail of rare ones.
     static let stemMemoLimit = 1 << 15
+    /// Postings appended since the lists were last trimmed to their size (see `prepareForQueries`).
+    var appendedSinceTrim = 0
 
     public init(parameters: BM25Parameters = .default, analyzer: Analyzer = Analyzer()) {
         self.parameters = parameters
@@ -100,10 +113,15 @@ public struct KeywordIndex: Sendable {
         let order = ids.indices.sorted { ids[$0] < ids[$1] }
         var sortedIDs: [Int32] = []
         sortedIDs.reserveCapacity(ids.count)
+        let e = UInt16(Posting.escape)
         for i in order {
-            postings[Int(ids[i])].append(Posting(row: row, tf: document.frequencies[i]))
+            let tf = document.frequencies[i]
+            let posting = Posting(row: row, tf: (UInt8(min(tf.0, e)), UInt8(min(tf.1, e)), UInt8(min(tf.2, e))))
+            if posting.isEscaped { largeFrequencies[Self.largeKey(term: ids[i], row: row)] = tf }
+            postings[Int(ids[i])].append(posting)
             sortedIDs.append(ids[i])
         }
+        appendedSinceTrim += sortedIDs.count
         rowTerms[r] = sortedIDs
         for (i, h) in document.titleHeads.prefix(Self.titleHeadLength).enumerated() {
             titleHeads[r * Self.titleHeadLength + i] = h
@@ -124,6 +142,7 @@ public struct KeywordIndex: Sendable {
         for id in ids {
             var list = postings[Int(id)]
             if let i = list.firstIndex(where: { $0.row == row }) {
+                if list[i].isEscaped { largeFrequencies[Self.largeKey(term: id, row: row)] = nil }
                 list.swapAt(i, list.count - 1)
                 list.removeLast()
             }
@@ -151,6 +170,17 @@ public struct KeywordIndex: Sendable {
         termStrings.append(term)
         postings.append([])
         return id
+    }
+
+    static func largeKey(term: Int32, row: Int32) -> UInt64 {
+        UInt64(UInt32(bitPattern: term)) << 32 | UInt64(UInt32(bitPattern: row))
+    }
+
+    /// The exact frequencies of a posting of term `term`.
+    @inline(__always)
+    func frequencies(_ p: Posting, term: Int32) -> (UInt16, UInt16, UInt16) {
+        if p.isEscaped, let exact = largeFrequencies[Self.largeKey(term: term, row: p.row)] { return exact }
+        return (UInt16(p.tf.0), UInt16(p.tf.1), UInt16(p.tf.2))
     }
 
     /// Document frequency of an index term.
@@ -276,19 +306,38 @@ public struct KeywordIndex: Sendable {
     }
 
     /// Brings the sorted term list used for prefix search up to date, if terms were added
-    /// since (merging the new ones in).
+    /// since (merging the new ones in); after a
+    /// bulk load (more postings appended since the last trim than there were before), trims
+    /// every postings list to its size.
+    ///
+    /// Lists grow by doubling, so after a load a third of their bytes are spare capacity (about
+    /// 120 bytes an item at 100k items). Trimming when the appended postings outnumber the rest
+    /// costs O(total) at geometrically spaced sizes — amortised O(1) a posting — and never
+    /// after a batch that is small against the index.
     public mutating func prepareForQueries() {
         if sortedTerms.count != termStrings.count { sortedTerms = sortedTermOrder() }
+        if appendedSinceTrim > 0 {
+            let total = postings.reduce(0) { $0 + $1.count }
+            if appendedSinceTrim * 2 > total {
+                for i in postings.indices where postings[i].capacity > postings[i].count {
+                    var trimmed: [Posting] = []
+                    trimmed.reserveCapacity(postings[i].count)
+                    trimmed.append(contentsOf: postings[i])
+                    postings[i] = trimmed
+                }
+                appendedSinceTrim = 0
+            }
+        }
     }
 
     @inline(__always)
-    private func pseudoFrequency(_ p: Posting, averages: (Float, Float, Float)) -> Float {
-        let len = fieldLengths[Int(p.row)]
+    private func pseudoFrequency(_ f: (UInt16, UInt16, UInt16), row: Int32, averages: (Float, Float, Float)) -> Float {
+        let len = fieldLengths[Int(row)]
         let w = parameters.weights, b = parameters.b
         var tf: Float = 0
-        if p.tf.0 > 0 { tf += w[0] * Float(p.tf.0) / (1 - b[0] + b[0] * Float(len.0) / averages.0) }
-        if p.tf.1 > 0 { tf += w[1] * Float(p.tf.1) / (1 - b[1] + b[1] * Float(len.1) / averages.1) }
-        if p.tf.2 > 0 { tf += w[2] * Float(p.tf.2) / (1 - b[2] + b[2] * Float(len.2) / averages.2) }
+        if f.0 > 0 { tf += w[0] * Float(f.0) / (1 - b[0] + b[0] * Float(len.0) / averages.0) }
+        if f.1 > 0 { tf += w[1] * Float(f.1) / (1 - b[1] + b[1] * Float(len.1) / averages.1) }
+        if f.2 > 0 { tf += w[2] * Float(f.2) / (1 - b[2] + b[2] * Float(len.2) / averages.2) }
         return tf
     }
 
@@ -312,7 +361,7 @@ public struct KeywordIndex: Sendable {
                     let list = postings[Int(id)]
                     let idf = self.idf(documentFrequency: list.count)
                     for p in list {
-                        let tf = pseudoFrequency(p, averages: averages)
+                        let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
                         let s = idf * tf * (k1 + 1) / (k1 + tf)
                         if s > best[p.row, default: 0] { best[p.row] = s }
                     }
@@ -327,7 +376,7 @@ public struct KeywordIndex: Sendable {
                     let list = postings[Int(id)]
                     let idf = self.idf(documentFrequency: list.count)
                     for p in list {
-                        let tf = pseudoFrequency(p, averages: averages)
+                        let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
                         if scores[Int(p.row)] == 0 { touched.append(p.row) }
                         scores[Int(p.row)] += idf * tf * (k1 + 1) / (k1 + tf)
                     }
@@ -345,7 +394,7 @@ public struct KeywordIndex: Sendable {
         let list = postings[Int(id)]
         let idf = self.idf(documentFrequency: list.count)
         for p in list {
-            let tf = pseudoFrequency(p, averages: averages)
+            let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
             body(p.row, idf * tf * (k1 + 1) / (k1 + tf))
         }
     }
@@ -380,12 +429,13 @@ public struct KeywordIndex: Sendable {
         marks.withUnsafeMutableBufferPointer { marks in
         titleHits.withUnsafeMutableBufferPointer { titleHits in
             // The expression of `pseudoFrequency` and `accumulate(_:scores:touched:)`, unchanged.
-            @inline(__always) func score(_ p: Posting, idf: Float) -> Float {
+            @inline(__always) func score(_ p: Posting, term: Int32, idf: Float) -> Float {
                 let len = lengths[Int(p.row)]
+                let f = p.isEscaped ? frequencies(p, term: term) : (UInt16(p.tf.0), UInt16(p.tf.1), UInt16(p.tf.2))
                 var tf: Float = 0
-                if p.tf.0 > 0 { tf += w0 * Float(p.tf.0) / (1 - b0 + b0 * Float(len.0) / averages.0) }
-                if p.tf.1 > 0 { tf += w1 * Float(p.tf.1) / (1 - b1 + b1 * Float(len.1) / averages.1) }
-                if p.tf.2 > 0 { tf += w2 * Float(p.tf.2) / (1 - b2 + b2 * Float(len.2) / averages.2) }
+                if f.0 > 0 { tf += w0 * Float(f.0) / (1 - b0 + b0 * Float(len.0) / averages.0) }
+                if f.1 > 0 { tf += w1 * Float(f.1) / (1 - b1 + b1 * Float(len.1) / averages.1) }
+                if f.2 > 0 { tf += w2 * Float(f.2) / (1 - b2 + b2 * Float(len.2) / averages.2) }
                 return idf * tf * (k1 + 1) / (k1 + tf)
             }
             for term in query {
@@ -396,7 +446,7 @@ public struct KeywordIndex: Sendable {
                         postings[Int(id)].withUnsafeBufferPointer { list in
                             let idf = self.idf(documentFrequency: list.count)
                             for p in list {
-                                let s = score(p, idf: idf)
+                                let s = score(p, term: id, idf: idf)
                                 let r = Int(p.row)
                                 if s > best[r] {
                                     if best[r] == 0 { bestRows.append(p.row) }
@@ -421,7 +471,7 @@ public struct KeywordIndex: Sendable {
                             for p in list {
                                 let r = Int(p.row)
                                 if !marks[r] { marks[r] = true; touched.append(p.row) }
-                                scores[r] += score(p, idf: idf)
+                                scores[r] += score(p, term: id, idf: idf)
                                 if counted && p.tf.0 > 0 { titleHits[r] &+= 1 }
                             }
                         }
@@ -459,19 +509,20 @@ public struct KeywordIndex: Sendable {
         for qt in query {
             var best: TermExplanation?
             for t in qt.terms {
-                guard let id = termIDs[t], let p = postings[Int(id)].first(where: { $0.row == row }) else { continue }
+                guard let id = termIDs[t], let posting = postings[Int(id)].first(where: { $0.row == row }) else { continue }
+                let p = frequencies(posting, term: id)
                 let df = postings[Int(id)].count
                 let idf = self.idf(documentFrequency: df)
                 let len = fieldLengths[Int(row)]
                 let w = parameters.weights, b = parameters.b
                 let parts: [Float] = [
-                    p.tf.0 > 0 ? w[0] * Float(p.tf.0) / (1 - b[0] + b[0] * Float(len.0) / averages.0) : 0,
-                    p.tf.1 > 0 ? w[1] * Float(p.tf.1) / (1 - b[1] + b[1] * Float(len.1) / averages.1) : 0,
-                    p.tf.2 > 0 ? w[2] * Float(p.tf.2) / (1 - b[2] + b[2] * Float(len.2) / averages.2) : 0,
+                    p.0 > 0 ? w[0] * Float(p.0) / (1 - b[0] + b[0] * Float(len.0) / averages.0) : 0,
+                    p.1 > 0 ? w[1] * Float(p.1) / (1 - b[1] + b[1] * Float(len.1) / averages.1) : 0,
+                    p.2 > 0 ? w[2] * Float(p.2) / (1 - b[2] + b[2] * Float(len.2) / averages.2) : 0,
                 ]
-                let tf = pseudoFrequency(p, averages: averages)
+                let tf = pseudoFrequency(p, row: row, averages: averages)
                 let e = TermExplanation(
-                    term: t, idf: idf, frequencies: [Int(p.tf.0), Int(p.tf.1), Int(p.tf.2)],
+                    term: t, idf: idf, frequencies: [Int(p.0), Int(p.1), Int(p.2)],
                     fieldParts: parts, score: idf * tf * (k1 + 1) / (k1 + tf))
                 if qt.isPrefix {
                     if best == nil || e.score > best!.score { best = e }
@@ -497,14 +548,23 @@ public struct KeywordIndex: Sendable {
             throw InvariantViolation("keyword index: rows \(live.symmetricDifference(liveRows).sorted().prefix(5)) disagree with the identifier table")
         }
         if live.count != documentCount { throw InvariantViolation("keyword index: document count \(documentCount) ≠ \(live.count) rows") }
-        var fromPostings = 0
+        var fromPostings = 0, escaped = 0
         for (id, list) in postings.enumerated() {
             for p in list {
                 fromPostings += 1
                 guard let terms = rowTerms[Int(p.row)], terms.contains(Int32(id)) else {
                     throw InvariantViolation("keyword index: posting of '\(termStrings[id])' points at row \(p.row) which does not hold it")
                 }
+                if p.isEscaped {
+                    escaped += 1
+                    guard let exact = largeFrequencies[Self.largeKey(term: Int32(id), row: p.row)], max(exact.0, exact.1, exact.2) >= UInt16(Posting.escape) else {
+                        throw InvariantViolation("keyword index: posting of '\(termStrings[id])' at row \(p.row) lacks its exact frequencies")
+                    }
+                }
             }
+        }
+        if escaped != largeFrequencies.count {
+            throw InvariantViolation("keyword index: \(largeFrequencies.count) exact frequencies kept for \(escaped) escaped postings")
         }
         let forward = rowTerms.reduce(0) { $0 + ($1?.count ?? 0) }
         if forward != fromPostings { throw InvariantViolation("keyword index: \(forward) forward entries ≠ \(fromPostings) postings") }

@@ -17,7 +17,8 @@ import Foundation
 /// "SIFTSNAP"  u32 format version
 /// key: u64 generation counter, u64 tag, u32 flags (0: plain), optional string vector fingerprint,
 ///      f32 title weight, f32 k1, u32 n + n f32 field weights, u32 n + n f32 b,
-///      u64 analysis fingerprint, u32 dimension (0: no vectors)
+///      u64 analysis fingerprint, u32 dimension (0: no vectors), u32 bytes a vector component
+///      (4: fp32, 2: fp16)
 /// body: sections of items, domain names, the keyword index, the vectors (IndexState+Snapshot.swift)
 /// section table: u32 n; n × (u32 kind, u64 start, u64 end) byte ranges in the file
 /// u64 offset of the section table, u64 the file's size in bytes
@@ -30,7 +31,7 @@ enum IndexSnapshot {
     static let fileName = "index.snapshot"
     static let magic = Array("SIFTSNAP".utf8)
     /// Bump when the layout of the file changes.
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
 
     /// What a snapshot's contents depend on; a snapshot is used only when its key equals the
     /// one the store and the configuration give.
@@ -42,6 +43,8 @@ enum IndexSnapshot {
         var analysis: UInt64
         /// The vector dimension, 0 without a model.
         var dimension: Int
+        /// How the rows keep their components.
+        var precision: VectorPrecision
     }
 
     /// The snapshot file of an index directory.
@@ -51,7 +54,6 @@ enum IndexSnapshot {
     static func unavailability(_ configuration: SearchIndex.Configuration) -> String? {
         if configuration.directory == nil { return "in memory" }
         if configuration.codec.scheme != PlainCodec().scheme { return "snapshots are off for protected indexes" }
-        if configuration.vectorPrecision != .float32 { return "snapshots hold fp32 vectors only" }
         return nil
     }
 
@@ -103,6 +105,7 @@ enum IndexSnapshot {
         for x in key.bm25.b { w.f32(x) }
         w.u64(key.analysis)
         w.count(key.dimension)
+        w.count(key.precision.bytesPerComponent)
     }
 
     /// Removes the snapshot of `directory`, if any (after a commit made it stale).
@@ -202,7 +205,7 @@ enum IndexSnapshot {
         let tasks = 1 + order.count
         nonisolated(unsafe) let base = file.base
         let count = file.count
-        let bm25 = expected.bm25, dimension = expected.dimension
+        let bm25 = expected.bm25, dimension = expected.dimension, precision = expected.precision
         // The items sections' rows must follow one another; their total sizes the item cache.
         var rowCount = 0
         for section in sections where section.kind == .items {
@@ -232,7 +235,7 @@ enum IndexSnapshot {
                     case .keyword:
                         let (k, holds) = try IndexState.readKeyword(&r, bm25: bm25)
                         decoded = .keyword(k, holds: holds)
-                    case .vectors: decoded = .vectors(try IndexState.readVectors(&r, dimension: dimension, quantized: quantized))
+                    case .vectors: decoded = .vectors(try IndexState.readVectors(&r, dimension: dimension, precision: precision, quantized: quantized))
                     }
                     if r.remaining != 0 { throw IndexState.malformed("\(r.remaining) bytes after the \(section.kind) section") }
                 } catch {
@@ -284,9 +287,16 @@ enum IndexSnapshot {
         let b = try (0..<r.count(minimumSize: 4)).map { _ throws(SnapshotRejection) in try r.f32() }
         let analysis = try r.u64()
         let dimension = Int(try r.u32())
+        let precision: VectorPrecision
+        switch try r.u32() {
+        case 4: precision = .float32
+        case 2: precision = .float16
+        case let n: throw IndexState.malformed("vector components of \(n) bytes")
+        }
         return Key(
             generation: generation, vectorFingerprint: fingerprint, titleEmbeddingWeight: titleWeight,
-            bm25: BM25Parameters(k1: k1, weights: weights, b: b), analysis: analysis, dimension: dimension)
+            bm25: BM25Parameters(k1: k1, weights: weights, b: b), analysis: analysis, dimension: dimension,
+            precision: precision)
     }
 
     /// Why a snapshot with key `found` cannot stand for `expected`, or nil when it can.
@@ -307,6 +317,9 @@ enum IndexSnapshot {
         if found.analysis != expected.analysis { return "the snapshot was made by another version of the keyword analysis" }
         if found.dimension != expected.dimension {
             return "the snapshot has \(found.dimension)-dimensional vectors, this index uses \(expected.dimension)"
+        }
+        if found.precision != expected.precision {
+            return "the snapshot keeps \(found.precision.rawValue) vectors, this index uses \(expected.precision.rawValue)"
         }
         return nil
     }

@@ -33,7 +33,8 @@ extension KeywordIndex {
 ///           or u32 0xFFFFFFFF for a row without a document); per term u32 n + n postings
 ///           (u32 row, u16 tf title, keywords, content); R × 3 u32 field lengths;
 ///           u32 H + H u64 title-word hashes; u32 S + S u32 sorted term ids
-/// vectors:  u8 present; then u32 dimension, u32 rows, rows × u8 occupied, rows × dimension f32
+/// vectors:  u8 present; then u32 dimension, u32 rows, rows × u8 occupied, rows × dimension
+///           components (f32, or binary16 bits as the key's precision says)
 /// ```
 /// The identifier table is the item ids by row; the length totals and the document count follow
 /// from the lengths and the rows' term lists (stored, not derived from the postings: that would
@@ -85,8 +86,11 @@ extension IndexState {
                 v.occupied.withUnsafeBufferPointer { flags in
                     w.records(flags, size: 1) { f, out in out.storeBytes(of: f ? 1 : 0, as: UInt8.self) }
                 }
-                // Raw floats in the platform's order (little-endian, as everywhere Sift runs).
-                v.matrix.withUnsafeBytes { w.bytes($0) }
+                // Raw components in the platform's order (little-endian, as everywhere Sift runs).
+                switch v.precision {
+                case .float32: v.matrix.withUnsafeBytes { w.bytes($0) }
+                case .float16: v.halves.withUnsafeBytes { w.bytes($0) }
+                }
             }
         }
         return sections
@@ -120,14 +124,16 @@ extension IndexState {
                 w.records(ids, size: 4) { id, out in out.storeBytes(of: UInt32(bitPattern: id).littleEndian, toByteOffset: 0, as: UInt32.self) }
             }
         }
-        for list in k.postings {
+        for (term, list) in k.postings.enumerated() {
             w.count(list.count)
             list.withUnsafeBufferPointer { postings in
+                // The exact frequencies: a posting that escapes its byte takes them from the side table.
                 w.records(postings, size: 10) { p, out in
+                    let f = k.frequencies(p, term: Int32(term))
                     out.storeBytes(of: UInt32(bitPattern: p.row).littleEndian, toByteOffset: 0, as: UInt32.self)
-                    out.storeBytes(of: p.tf.0.littleEndian, toByteOffset: 4, as: UInt16.self)
-                    out.storeBytes(of: p.tf.1.littleEndian, toByteOffset: 6, as: UInt16.self)
-                    out.storeBytes(of: p.tf.2.littleEndian, toByteOffset: 8, as: UInt16.self)
+                    out.storeBytes(of: f.0.littleEndian, toByteOffset: 4, as: UInt16.self)
+                    out.storeBytes(of: f.1.littleEndian, toByteOffset: 6, as: UInt16.self)
+                    out.storeBytes(of: f.2.littleEndian, toByteOffset: 8, as: UInt16.self)
                 }
             }
         }
@@ -289,7 +295,9 @@ extension IndexState {
         }
         var postings: [[KeywordIndex.Posting]] = []
         postings.reserveCapacity(termCount)
-        for _ in 0..<termCount {
+        var largeFrequencies: [UInt64: (UInt16, UInt16, UInt16)] = [:]
+        let escape = UInt16(KeywordIndex.Posting.escape)
+        for term in 0..<termCount {
             let n = try r.count(minimumSize: 10)
             let raw = try r.take(n * 10)
             var bad = false
@@ -298,10 +306,14 @@ extension IndexState {
                     let o = i * 10
                     let row = Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt32.self)))
                     if row < 0 || Int(row) >= rows || !holds[Int(row)] { bad = true }
-                    buffer[i] = KeywordIndex.Posting(row: row, tf: (
+                    let f = (
                         UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 4, as: UInt16.self)),
                         UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 6, as: UInt16.self)),
-                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self))))
+                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self)))
+                    // In memory a posting keeps a byte a field, as KeywordIndex.insert makes it.
+                    let p = KeywordIndex.Posting(row: row, tf: (UInt8(min(f.0, escape)), UInt8(min(f.1, escape)), UInt8(min(f.2, escape))))
+                    if p.isEscaped { largeFrequencies[KeywordIndex.largeKey(term: Int32(term), row: row)] = f }
+                    buffer[i] = p
                 }
                 initialized = n
             }
@@ -346,6 +358,7 @@ extension IndexState {
         keyword.termStrings = termStrings
         keyword.termIDs = termIDs
         keyword.postings = postings
+        keyword.largeFrequencies = largeFrequencies
         keyword.rowTerms = rowTerms
         keyword.fieldLengths = fieldLengths
         keyword.titleHeads = titleHeads
@@ -356,7 +369,7 @@ extension IndexState {
     }
 
     /// The vector index (nil when the snapshot has none), and which rows hold a vector.
-    static func readVectors(_ r: inout SnapshotReader, dimension: Int, quantized: Bool) throws(SnapshotRejection) -> VectorIndex? {
+    static func readVectors(_ r: inout SnapshotReader, dimension: Int, precision: VectorPrecision, quantized: Bool) throws(SnapshotRejection) -> VectorIndex? {
         guard try r.bool() else {
             if dimension != 0 { throw malformed("no vectors, expected \(dimension)-dimensional ones") }
             return nil
@@ -370,14 +383,20 @@ extension IndexState {
             guard flags[row] <= 1 else { throw malformed("vector row \(row) has flag \(flags[row])") }
             occupied[row] = flags[row] == 1
         }
-        let raw = try r.take(rows * d * 4)
-        let matrix = [Float](unsafeUninitializedCapacity: rows * d) { buffer, initialized in
-            if rows > 0 {
-                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw.baseAddress!, byteCount: raw.count)
+        guard rows <= r.remaining / max(1, d * precision.bytesPerComponent) else { throw malformed("\(rows) vector rows, more than the file has bytes") }
+        let raw = try r.take(rows * d * precision.bytesPerComponent)
+        func copied<T>(_: T.Type) -> [T] {
+            [T](unsafeUninitializedCapacity: rows * d) { buffer, initialized in
+                if rows > 0 {
+                    UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw.baseAddress!, byteCount: raw.count)
+                }
+                initialized = rows * d
             }
-            initialized = rows * d
         }
-        return VectorIndex(dimension: d, quantized: quantized, matrix: matrix, occupied: occupied)
+        switch precision {
+        case .float32: return VectorIndex(dimension: d, quantized: quantized, matrix: copied(Float.self), occupied: occupied)
+        case .float16: return VectorIndex(dimension: d, quantized: quantized, halves: copied(UInt16.self), occupied: occupied)
+        }
     }
 
     /// The state the sections make, once each read on its own: the keyword index's documents and

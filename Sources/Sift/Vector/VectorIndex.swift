@@ -6,7 +6,10 @@ public enum VectorPrecision: String, Sendable, CaseIterable {
     case float32
     /// 2 bytes a component (IEEE binary16, rounded to nearest): half the memory and half the
     /// bytes a scan reads; a unit vector's components keep 11 significant bits, so cosines move
-    /// by about 10⁻⁴ (on SciFact: hybrid nDCG@10 unchanged, see Benchmarks/RESULTS.md).
+    /// by about 10⁻⁴. Measured against `.float32` (Benchmarks/RESULTS.md): SciFact test and
+    /// train and Cranfield nDCG@10 identical in keyword and hybrid mode, and in semantic mode
+    /// except SciFact test (0.5017 → 0.5028); 7 of SciFact's 300 hybrid top-10 lists change.
+    /// The default of ``SearchIndex/Configuration``.
     case float16
 
     var bytesPerComponent: Int { self == .float32 ? 4 : 2 }
@@ -45,19 +48,35 @@ public struct VectorIndex: Sendable {
     /// snapshot recorded it; with `quantized`, its int8 copy is made from it.
     /// - Complexity: O(rows · dimension) with `quantized`, else O(rows).
     init(dimension: Int, quantized: Bool, matrix: [Float], occupied: [Bool]) {
-        self.init(dimension: dimension, quantized: quantized)
+        self.init(dimension: dimension, quantized: quantized, precision: .float32)
         precondition(matrix.count == occupied.count * dimension)
         self.matrix = matrix
         self.occupied = occupied
-        self.count = occupied.lazy.filter { $0 }.count
-        if quantized, !occupied.isEmpty {
-            for (r, o) in occupied.enumerated() where o {
-                self.quantized!.set(row: Int32(r), vector: Array(matrix[(r * dimension)..<((r + 1) * dimension)]))
-            }
-            // The same capacity as rows set one by one: a trailing free row quantises to zeros.
-            if !occupied[occupied.count - 1] {
-                self.quantized!.set(row: Int32(occupied.count - 1), vector: [Float](repeating: 0, count: dimension))
-            }
+        finishRestoring()
+    }
+
+    /// An index over fp16 rows (binary16 bit patterns, row-major, `occupied.count` rows; free
+    /// rows hold zeros), as a snapshot recorded them; with `quantized`, its int8 copy is made
+    /// from them.
+    /// - Complexity: O(rows · dimension) with `quantized`, else O(rows).
+    init(dimension: Int, quantized: Bool, halves: [UInt16], occupied: [Bool]) {
+        self.init(dimension: dimension, quantized: quantized, precision: .float16)
+        precondition(halves.count == occupied.count * dimension)
+        self.halves = halves
+        self.occupied = occupied
+        finishRestoring()
+    }
+
+    /// The count and the int8 copy of restored rows.
+    private mutating func finishRestoring() {
+        count = occupied.lazy.filter { $0 }.count
+        guard quantized != nil, !occupied.isEmpty else { return }
+        for (r, o) in occupied.enumerated() where o {
+            quantized!.set(row: Int32(r), vector: vector(at: Int32(r)))
+        }
+        // The same capacity as rows set one by one: a trailing free row quantises to zeros.
+        if !occupied[occupied.count - 1] {
+            quantized!.set(row: Int32(occupied.count - 1), vector: [Float](repeating: 0, count: dimension))
         }
     }
 
@@ -81,10 +100,10 @@ public struct VectorIndex: Sendable {
         }
         if !occupied[r] { count += 1 }
         occupied[r] = true
-        quantized?.set(row: row, vector: vector)
         let dimension = self.dimension
         switch precision {
         case .float32:
+            quantized?.set(row: row, vector: vector)
             matrix.withUnsafeMutableBufferPointer { m in
                 for j in 0..<dimension { m[r * dimension + j] = vector[j] }
             }
@@ -94,6 +113,8 @@ public struct VectorIndex: Sendable {
                     LinearAlgebra.toHalf(v.baseAddress!, into: h.baseAddress! + r * dimension, count: dimension)
                 }
             }
+            // The int8 copy of the rounded components, as a snapshot's rows make it.
+            if quantized != nil { quantized!.set(row: row, vector: self.vector(at: row)) }
         }
     }
 

@@ -121,6 +121,53 @@ struct SnapshotTests {
         try await expectSameAnswers(fromSnapshot, rebuiltForReal, s.queries.filter { $0.mode != .keyword })
     }
 
+    @Test("fp32 rows round-trip too; a snapshot of the other precision is not used: the open rebuilds from the store and says why")
+    func precisions() async throws {
+        let s = try SnapshotFixture(count: 200)
+        do { _ = try await s.build() }
+        let halves = try s.open { $0.readOnly = true }
+        #expect(s.lastOpenOutcome == "ok, from the snapshot")
+        #expect(await halves.vectors?.precision == .float16)
+        let full = try s.open { $0.vectorPrecision = .float32 }
+        #expect(s.lastOpenOutcome == "ok, rebuilt: the snapshot keeps float16 vectors, this index uses float32")
+        #expect(await full.saveSnapshot())
+        let fromSnapshot = try s.open { $0.vectorPrecision = .float32; $0.readOnly = true }
+        #expect(s.lastOpenOutcome == "ok, from the snapshot")
+        try await fromSnapshot.checkInvariants()
+        let a = try #require(await fromSnapshot.vectors), b = try #require(await full.vectors)
+        #expect(a.precision == .float32)
+        let ta = await fromSnapshot.table, tb = await full.table
+        for id in ta.ids { #expect(bits(a.vector(at: ta.row(of: id)!)) == bits(b.vector(at: tb.row(of: id)!))) }
+        try await expectSameAnswers(fromSnapshot, full, s.queries)
+        // fp16 and fp32 rows of the same vectors differ by rounding only.
+        let tableHalves = await halves.table, h = try #require(await halves.vectors)
+        for id in ta.ids.prefix(20) {
+            for (x, y) in zip(a.vector(at: ta.row(of: id)!), h.vector(at: tableHalves.row(of: id)!)) { #expect(abs(x - y) <= 1e-3) }
+        }
+    }
+
+    @Test("Frequencies of 255 and more survive the snapshot exactly")
+    func largeFrequencies() async throws {
+        let s = try SnapshotFixture(count: 50)
+        let live = try await s.build()
+        let words = { (w: String, n: Int) in Array(repeating: w, count: n).joined(separator: " ") }
+        try await live.upsert([
+            SearchableItem(id: "long-a", title: words("ledger", 256), content: words("ledger", 400) + " entry"),
+            SearchableItem(id: "long-b", content: words("ledger", 300) + " " + words("entry", 260)),
+        ])
+        #expect(await live.saveSnapshot())
+        let loaded = try s.open()
+        #expect(s.lastOpenOutcome == "ok, from the snapshot")
+        try await loaded.checkInvariants()
+        let query = SearchQuery("ledger entry", mode: .keyword, understandsPhrases: false, prefixLastTerm: false, explain: true)
+        let x = try await loaded.search(query).results, y = try await live.search(query).results
+        #expect(x.map(\.id) == ["long-a", "long-b"] || x.map(\.id) == ["long-b", "long-a"])
+        #expect(x.map(\.id) == y.map(\.id) && x.map(\.score) == y.map(\.score))
+        let frequencies = Dictionary(uniqueKeysWithValues: x.map { ($0.id.rawValue, $0.explanation!.keywordTerms.map(\.frequencies)) })
+        #expect(frequencies["long-a"] == [[256, 0, 400], [0, 0, 1]])
+        #expect(frequencies["long-b"] == [[0, 0, 300], [0, 0, 260]])
+    }
+
     @Test("A snapshot of an older generation is not used: the open rebuilds, says why, and removes it")
     func staleGenerationRebuilds() async throws {
         let s = try SnapshotFixture()
@@ -242,7 +289,9 @@ struct SnapshotTests {
         let model = FakeEmbedder(dimension: 8)
         let item = try #require(await otherWeight.allItems().first)
         let row = try #require(await otherWeight.table.row(of: item.id))
-        #expect(await otherWeight.vectors?.vector(at: row) == model.embed(item: item, titleWeight: 2))
+        var rounding = VectorIndex(dimension: 8, precision: .float16)
+        rounding.set(row: 0, vector: model.embed(item: item, titleWeight: 2))
+        #expect(await otherWeight.vectors?.vector(at: row) == rounding.vector(at: 0))
         #expect(await otherWeight.saveSnapshot())
 
         _ = try s.open { $0.titleEmbeddingWeight = 2; $0.bm25 = BM25Parameters(k1: 1.5) }

@@ -1,3 +1,4 @@
+import CSiftKernels
 import Foundation
 import Testing
 @testable import Sift
@@ -67,5 +68,108 @@ struct VectorKernelTests {
             for j in 0..<dimension { sum += Int32(codes[r * dimension + j]) * Int32(query[j]) }
             #expect(out[r] == Float(sum) * scales[r] * 0.25, "row \(r)")
         }
+    }
+
+    @Test("fp32 → fp16 rounds to nearest even, as binary16 defines, and back is exact")
+    func halfConversions() {
+        // Edge cases: zeros, the subnormal range, halfway cases, the largest half, overflow, ∞, NaN.
+        var values: [Float] = [0, -0, 1, -1, 0.1, 1e-8, 5.96e-8, 2.98e-8, 2.99e-8, 6.1e-5, 6.103e-5, -6.0e-5,
+                               1.00048828125, 1.0009765625, 1.00146484375, 65504, 65519.99, 65520, 1e6, -1e6, .infinity, -.infinity]
+        values += Self.randomFloats(4000, seed: 5).map { $0 * 4 }
+        values += Self.randomFloats(1000, seed: 6).map { $0 * 1e-4 }
+        var halves = [UInt16](repeating: 0, count: values.count)
+        values.withUnsafeBufferPointer { v in halves.withUnsafeMutableBufferPointer { h in LinearAlgebra.toHalf(v.baseAddress!, into: h.baseAddress!, count: v.count) } }
+        var back = [Float](repeating: .nan, count: values.count)
+        halves.withUnsafeBufferPointer { h in back.withUnsafeMutableBufferPointer { b in LinearAlgebra.fromHalf(h.baseAddress!, into: b.baseAddress!, count: h.count) } }
+        // And the portable fallbacks (the code path of CPUs without F16C) give the same bits.
+        var portable = [UInt16](repeating: 0, count: values.count)
+        values.withUnsafeBufferPointer { v in portable.withUnsafeMutableBufferPointer { h in sift_f32_to_f16_portable(v.baseAddress!, h.baseAddress!, v.count) } }
+        var portableBack = [Float](repeating: .nan, count: values.count)
+        halves.withUnsafeBufferPointer { h in portableBack.withUnsafeMutableBufferPointer { b in sift_f16_to_f32_portable(h.baseAddress!, b.baseAddress!, h.count) } }
+        for (i, x) in values.enumerated() {
+            #expect(halves[i] == Self.referenceHalf(x), "\(x)")
+            #expect(portable[i] == halves[i], "\(x)")
+            #expect(back[i] == Self.referenceFloat(halves[i]), "\(x)")
+            #expect(portableBack[i] == back[i], "\(x)")
+        }
+        var nan: Float = .nan
+        var h: UInt16 = 0
+        LinearAlgebra.toHalf(&nan, into: &h, count: 1)
+        #expect(h & 0x7C00 == 0x7C00 && h & 0x03FF != 0, "NaN stays NaN")
+    }
+
+    /// binary16 by the definition: the nearest representable value, ties to the even significand.
+    static func referenceHalf(_ x: Float) -> UInt16 {
+        let sign: UInt16 = x.sign == .minus ? 0x8000 : 0
+        let a = Double(abs(x))
+        if a.isInfinite || a >= 65520 { return sign | 0x7C00 }
+        var lo: UInt16 = 0, hi: UInt16 = 0x7BFF
+        while lo < hi {  // the largest half ≤ a
+            let mid = (lo + hi + 1) / 2
+            if referenceDouble(mid) <= a { lo = mid } else { hi = mid - 1 }
+        }
+        var best = lo
+        let bestValue = referenceDouble(lo)
+        if best < 0x7BFF {
+            let up = referenceDouble(best + 1)
+            if up - a < a - bestValue || (up - a == a - bestValue && best & 1 == 1) { best += 1 }
+        } else if a - bestValue >= 16 {
+            return sign | 0x7C00
+        }
+        return sign | best
+    }
+
+    static func referenceDouble(_ h: UInt16) -> Double {
+        let e = Int(h >> 10 & 0x1F), m = Double(h & 0x3FF)
+        if e == 31 { return m == 0 ? .infinity : .nan }
+        return e == 0 ? m * 0x1p-24 : (1 + m / 1024) * Double(sign: .plus, exponent: e - 15, significand: 1)
+    }
+
+    static func referenceFloat(_ h: UInt16) -> Float {
+        let v = Float(referenceDouble(h & 0x7FFF))
+        return h & 0x8000 != 0 ? -v : v
+    }
+
+    @Test("fp16 rows score as their fp32 conversions, over every row and over a list", arguments: [48, 256])
+    func half(dimension: Int) {
+        let rows = 131
+        var index = VectorIndex(dimension: dimension, precision: .float16)
+        var exact = VectorIndex(dimension: dimension, precision: .float32)
+        for r in 0..<rows {
+            var v = Self.randomFloats(dimension, seed: UInt64(1000 + r))
+            index.set(row: Int32(r), vector: v)
+            v = index.vector(at: Int32(r))  // the stored, rounded components
+            exact.set(row: Int32(r), vector: v)
+        }
+        let query = Self.randomFloats(dimension, seed: 7)
+        var a: [Float] = [], b: [Float] = []
+        index.scores(for: query, into: &a)
+        exact.scores(for: query, into: &b)
+        #expect(a == b, "the same sums over the same values")
+        var some = [Float](repeating: .nan, count: rows)
+        index.exactScores(for: query, rows: [3, 130, 64], into: &some)
+        #expect(some[3] == a[3] && some[130] == a[130] && some[64] == a[64])
+        #expect(index.exactScore(for: query, row: 9) == a[9])
+    }
+
+    @Test("The int8 scan re-scored from fp16 rows keeps top-10 recall at or above 0.99 against exact fp32")
+    func quantizedHalfRecall() {
+        let dim = 64
+        var index = VectorIndex(dimension: dim, quantized: true, precision: .float16)
+        let vectors = VectorIndexTests.randomUnitVectors(4000, dimension: dim, seed: 11)
+        for (r, v) in vectors.enumerated() { index.set(row: Int32(r), vector: v) }
+        var found = 0, total = 0
+        for query in VectorIndexTests.randomUnitVectors(100, dimension: dim, seed: 12) {
+            let exact = Set(VectorIndexTests.bruteForceTop(query, vectors, k: 10))
+            var approx: [Float] = []
+            index.quantized!.approximateScores(for: query, into: &approx)
+            var nominated = TopK<Int>(k: 40)
+            for r in 0..<index.capacity { nominated.insert(score: approx[r], row: Int32(r), key: r) }
+            var rescored = TopK<Int>(k: 10)
+            for e in nominated.sorted() { rescored.insert(score: index.exactScore(for: query, row: e.row), row: e.row, key: Int(e.row)) }
+            found += Set(rescored.sorted().map { Int($0.row) }).intersection(exact).count
+            total += 10
+        }
+        #expect(Double(found) / Double(total) >= 0.99)
     }
 }
