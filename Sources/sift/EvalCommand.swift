@@ -102,7 +102,7 @@ enum EvalCommand: Command {
             for (qid, ranking) in report.run {
                 for (i, (doc, score)) in ranking.enumerated() { out += "\(qid) Q0 \(doc) \(i + 1) \(score) sift\n" }
             }
-            do { try out.write(toFile: runFile, atomically: true, encoding: .utf8) } catch { throw CommandFailure("\(runFile): cannot write") }
+            do { try out.write(toFile: runFile, atomically: false, encoding: .utf8) } catch { throw CommandFailure("\(runFile): cannot write") }
         }
         func r4(_ x: Double) -> Double { (x * 1e4).rounded() / 1e4 }
         if context.json {

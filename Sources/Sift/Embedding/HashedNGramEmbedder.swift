@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 
 /// The shipped embedding model: hashed word unigrams, word bigrams and character n-grams
@@ -70,9 +73,18 @@ public struct HashedNGramEmbedder: Embedder {
         }
     }
 
-    /// Writes this model to `url` (atomically).
+    /// Writes this model to `url` atomically: to a temporary file beside it, renamed over it
+    /// once complete. (Not `Data.write(options: .atomic)`, which on Linux leaves an empty
+    /// `TemporaryDirectory.*` in /tmp for every write.)
     public func write(to url: URL) throws {
-        try Data(fileContents()).write(to: url, options: .atomic)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0 ... .max))")
+        try Data(fileContents()).write(to: temporary)
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSLocalizedDescriptionKey: "cannot rename the written model into \(url.path): \(reason)"])
+        }
     }
 
     /// Row `bucket` of the table, dequantised.

@@ -16,11 +16,11 @@ struct SimilarityEvaluationTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-sim-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let good = dir.appendingPathComponent("good.tsv")
-        try "pair_id\tsentence1\tsentence2\trelatedness\n1\ta cat\ta dog\t3.5\n2\tx\ty\t1\n".write(to: good, atomically: true, encoding: .utf8)
+        try "pair_id\tsentence1\tsentence2\trelatedness\n1\ta cat\ta dog\t3.5\n2\tx\ty\t1\n".write(to: good, atomically: false, encoding: .utf8)
         let pairs = try SimilarityEvaluation.readPairs(from: good)
         #expect(pairs == [.init(first: "a cat", second: "a dog", score: 3.5), .init(first: "x", second: "y", score: 1)])
         let bad = dir.appendingPathComponent("bad.tsv")
-        try "word1\tword2\tscore\ncat\tdog\t7\ncar\tauto\tlots\n".write(to: bad, atomically: true, encoding: .utf8)
+        try "word1\tword2\tscore\ncat\tdog\t7\ncar\tauto\tlots\n".write(to: bad, atomically: false, encoding: .utf8)
         #expect(throws: SimilarityEvaluation.FormatError.self) { try SimilarityEvaluation.readPairs(from: bad) }
         do {
             _ = try SimilarityEvaluation.readPairs(from: bad)
@@ -28,7 +28,7 @@ struct SimilarityEvaluationTests {
             #expect("\(error)".hasSuffix("bad.tsv:3: score \"lots\" is not a number"))
         }
         let noHeader = dir.appendingPathComponent("noheader.tsv")
-        try "a\tb\tc\n".write(to: noHeader, atomically: true, encoding: .utf8)
+        try "a\tb\tc\n".write(to: noHeader, atomically: false, encoding: .utf8)
         do {
             _ = try SimilarityEvaluation.readPairs(from: noHeader)
             Issue.record("accepted a file without the named columns")
