@@ -44,9 +44,7 @@ extension KeywordIndex {
     public func feedbackScores(_ terms: [FeedbackTerm], admits: (Int32) -> Bool) -> [Int32: Float] {
         var scores: [Int32: Float] = [:]
         for t in terms {
-            forEachScore(ofTerm: t.term) { row, s in
-                if admits(row) { scores[row, default: 0] += t.weight * s }
-            }
+            forEachScore(ofTerm: t.term, admits: admits) { row, s in scores[row, default: 0] += t.weight * s }
         }
         return scores
     }

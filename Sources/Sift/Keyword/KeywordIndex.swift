@@ -385,17 +385,20 @@ public struct KeywordIndex: Sendable {
         }
     }
 
-    /// Calls `body` with each row holding the index term `term` and the term's BM25F score there.
+    /// Calls `body` with each row holding the index term `term` that `admits`, and the term's
+    /// BM25F score there (computed only for admitted rows).
     /// - Complexity: O(p) over the term's postings.
-    func forEachScore(ofTerm term: String, _ body: (Int32, Float) -> Void) {
+    @inline(__always)
+    func forEachScore(ofTerm term: String, admits: (Int32) -> Bool, _ body: (Int32, Float) -> Void) {
         guard let id = termIDs[term] else { return }
         let averages = averageLengths
         let k1 = parameters.k1
-        let list = postings[Int(id)]
-        let idf = self.idf(documentFrequency: list.count)
-        for p in list {
-            let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
-            body(p.row, idf * tf * (k1 + 1) / (k1 + tf))
+        postings[Int(id)].withUnsafeBufferPointer { list in
+            let idf = self.idf(documentFrequency: list.count)
+            for p in list where admits(p.row) {
+                let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
+                body(p.row, idf * tf * (k1 + 1) / (k1 + tf))
+            }
         }
     }
 
