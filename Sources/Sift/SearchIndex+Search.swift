@@ -283,9 +283,10 @@ extension SearchIndex {
         // Taken out of the accumulator (no copy) so that keyword feedback can add to candidates'
         // scores; what it added is taken back before the accumulator is reset and reused.
         var bm25 = accumulator.takeScores()
-        var feedbackScore: [Int32: Float] = [:], keywordBeforeFeedback: [Int32: Float] = [:]
+        // Keyword feedback's additions: the rows, what each gained and its score before.
+        var feedbackRows: [Int32] = [], feedbackAdded: [Float] = [], keywordBeforeFeedback: [Float] = []
         defer {
-            for (row, s) in keywordBeforeFeedback { bm25[Int(row)] = s }
+            for (i, row) in feedbackRows.enumerated() { bm25[Int(row)] = keywordBeforeFeedback[i] }
             accumulator.giveBackScores(&bm25)
         }
 
@@ -371,7 +372,7 @@ extension SearchIndex {
             let (keywordScore, c, nk, ns, r) = relevance(row)
             var e = Explanation()
             e.keywordScore = keywordScore
-            e.keywordFeedbackScore = feedbackScore[row] ?? 0
+            e.keywordFeedbackScore = feedbackRows.firstIndex(of: row).map { feedbackAdded[$0] } ?? 0
             e.cosine = c
             e.normalizedKeyword = nk
             e.normalizedSemantic = ns
@@ -530,11 +531,15 @@ extension SearchIndex {
             let feedbackTerms = state.keyword.feedbackTerms(of: feedbackItems, exclude: exclude, count: fusion.keywordFeedbackTerms)
             report.feedbackTerms = feedbackTerms
             let scale = fusion.keywordFeedbackWeight * Float(terms.count)
-            feedbackScore = state.keyword.feedbackScores(feedbackTerms) { isCandidate[Int($0)] }
-            for (row, s) in feedbackScore {
-                feedbackScore[row] = scale * s
-                keywordBeforeFeedback[row] = bm25[Int(row)]
-                bm25[Int(row)] += scale * s
+            var sums = [Float](repeating: 0, count: capacity)
+            state.keyword.addFeedbackScores(feedbackTerms, admits: { isCandidate[Int($0)] }, into: &sums, touched: &feedbackRows)
+            feedbackAdded.reserveCapacity(feedbackRows.count)
+            keywordBeforeFeedback.reserveCapacity(feedbackRows.count)
+            for row in feedbackRows {
+                let added = scale * sums[Int(row)]
+                feedbackAdded.append(added)
+                keywordBeforeFeedback.append(bm25[Int(row)])
+                bm25[Int(row)] += added
             }
         }
 

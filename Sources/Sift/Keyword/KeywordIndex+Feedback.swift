@@ -42,10 +42,27 @@ extension KeywordIndex {
     /// at least one of them.
     /// - Complexity: O(Σ p) over the postings of the feedback terms.
     public func feedbackScores(_ terms: [FeedbackTerm], admits: (Int32) -> Bool) -> [Int32: Float] {
-        var scores: [Int32: Float] = [:]
-        for t in terms {
-            forEachScore(ofTerm: t.term, admits: admits) { row, s in scores[row, default: 0] += t.weight * s }
+        var sums = [Float](repeating: 0, count: fieldLengths.count), touched: [Int32] = []
+        addFeedbackScores(terms, admits: admits, into: &sums, touched: &touched)
+        return Dictionary(uniqueKeysWithValues: touched.map { ($0, sums[Int($0)]) })
+    }
+
+    /// ``feedbackScores(_:admits:)`` into a dense buffer: adds each admitted row's
+    /// `Σ_t weight(t) · BM25F(t, row)` to `sums[row]` (zeros, at least a slot per row), in the
+    /// same order and so to the same bits, and appends each row it reaches to `touched` once.
+    /// - Complexity: O(Σ p) over the postings of the feedback terms; no hashing.
+    func addFeedbackScores(_ terms: [FeedbackTerm], admits: (Int32) -> Bool, into sums: inout [Float], touched: inout [Int32]) {
+        precondition(sums.count >= fieldLengths.count)
+        sums.withUnsafeMutableBufferPointer { sums in
+            for t in terms {
+                forEachScore(ofTerm: t.term, admits: admits) { row, s in
+                    let r = Int(row)
+                    // BM25F is positive (idf > 0, a posting's frequency ≥ 1), so a row's first
+                    // addition is the one that finds 0 there.
+                    if sums[r] == 0 { touched.append(row) }
+                    sums[r] += t.weight * s
+                }
+            }
         }
-        return scores
     }
 }
