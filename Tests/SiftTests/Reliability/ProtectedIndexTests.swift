@@ -238,7 +238,9 @@ extension Reliability {
             let checked = try await freshStore("checked")
             do {
                 let db = try SQLiteDatabase(path: checked.appendingPathComponent(Store.fileName).path)
-                try db.execute("UPDATE settings SET value = substr(value, 1, 40) || '00' || substr(value, 43) WHERE name = 'key_check'")
+                // Two hex digits replaced by others (whatever they were: '00' would leave a
+                // check that holds 00 there unchanged, one time in 256).
+                try db.execute("UPDATE settings SET value = substr(value, 1, 40) || CASE WHEN substr(value, 41, 2) = '00' THEN 'ff' ELSE '00' END || substr(value, 43) WHERE name = 'key_check'")
             }
             #expect(openError(checked).contains("wrong key for this protected index (or its key check was tampered with)"))
         }
