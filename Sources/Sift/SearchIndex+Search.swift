@@ -8,6 +8,8 @@ final class SearchScratch {
     var keyword = KeywordAccumulator()
     var cosine: [Float] = []
     var isCandidate: [Bool] = []
+    /// Keyword feedback's per-row sums: zeros between queries.
+    var feedbackSums: [Float] = []
     var parser: (domains: [String: String?], parser: QueryParser)?
 }
 
@@ -247,21 +249,24 @@ extension SearchIndex {
         var accumulator = KeywordAccumulator()
         swap(&accumulator, &scratch.keyword)
         accumulator.reserve(rows: capacity)
-        var cosine: [Float] = [], isCandidate: [Bool] = []
+        var cosine: [Float] = [], isCandidate: [Bool] = [], feedbackSums: [Float] = []
         swap(&cosine, &scratch.cosine)
         swap(&isCandidate, &scratch.isCandidate)
+        swap(&feedbackSums, &scratch.feedbackSums)
         if isCandidate.count < capacity { isCandidate += repeatElement(false, count: capacity - isCandidate.count) }
         var candidates: [Int32] = []
         let results = rank(
             text: text, terms: terms, mode: mode, limit: limit, now: now, prefixLastTerm: prefixLastTerm, filter: &filter,
             boostDomains: boostDomains, explain: explain, exhaustive: exhaustive, report: &report, items: items,
-            accumulator: &accumulator, cosine: &cosine, isCandidate: &isCandidate, candidates: &candidates)
+            accumulator: &accumulator, cosine: &cosine, isCandidate: &isCandidate, candidates: &candidates,
+            feedbackSums: &feedbackSums)
         for row in candidates { isCandidate[Int(row)] = false }
         candidates = []  // may share the accumulator's list: release it before the reset
         accumulator.reset()
         swap(&accumulator, &scratch.keyword)
         swap(&cosine, &scratch.cosine)
         swap(&isCandidate, &scratch.isCandidate)
+        swap(&feedbackSums, &scratch.feedbackSums)
         return results
     }
 
@@ -269,7 +274,7 @@ extension SearchIndex {
         text: String, terms: [KeywordIndex.QueryTerm], mode: SearchMode, limit: Int, now: Date, prefixLastTerm: Bool,
         filter: inout RowFilter, boostDomains: Set<String>, explain: Bool, exhaustive: Bool, report: inout QueryReport,
         items: UnsafeBufferPointer<SearchableItem?>, accumulator: inout KeywordAccumulator, cosine: inout [Float],
-        isCandidate: inout [Bool], candidates: inout [Int32]
+        isCandidate: inout [Bool], candidates: inout [Int32], feedbackSums: inout [Float]
     ) -> [SearchResult] {
         let capacity = table.capacity
         let fusion = configuration.fusion
@@ -461,6 +466,17 @@ extension SearchIndex {
             } else {
                 for row in accumulator.touched where filter.admits(row) { candidates.append(row) }
             }
+            // A large index: the best matches by BM25F, and every match whose title may begin
+            // with the query (the title-prefix boost can lift it from below them).
+            let m = fusion.keywordCandidates
+            if mode == .hybrid, m > 0, candidates.count > m {
+                var best = RowTopK(k: m)
+                var kept: [Int32] = []
+                for row in candidates {
+                    if titled && accumulator.mayBeginTitle(row: row) { kept.append(row) } else { best.insert(score: bm25[Int(row)], row: row, precedes: precedes) }
+                }
+                candidates = kept + best.sorted(precedes: precedes).map(\.row)
+            }
             for row in candidates { isCandidate[Int(row)] = true }
         }
         if hasCosine {
@@ -531,12 +547,13 @@ extension SearchIndex {
             let feedbackTerms = state.keyword.feedbackTerms(of: feedbackItems, exclude: exclude, count: fusion.keywordFeedbackTerms)
             report.feedbackTerms = feedbackTerms
             let scale = fusion.keywordFeedbackWeight * Float(terms.count)
-            var sums = [Float](repeating: 0, count: capacity)
-            state.keyword.addFeedbackScores(feedbackTerms, admits: { isCandidate[Int($0)] }, into: &sums, touched: &feedbackRows)
+            if feedbackSums.count < capacity { feedbackSums += repeatElement(0, count: capacity - feedbackSums.count) }
+            state.keyword.addFeedbackScores(feedbackTerms, admits: { isCandidate[Int($0)] }, into: &feedbackSums, touched: &feedbackRows)
             feedbackAdded.reserveCapacity(feedbackRows.count)
             keywordBeforeFeedback.reserveCapacity(feedbackRows.count)
             for row in feedbackRows {
-                let added = scale * sums[Int(row)]
+                let added = scale * feedbackSums[Int(row)]
+                feedbackSums[Int(row)] = 0
                 feedbackAdded.append(added)
                 keywordBeforeFeedback.append(bm25[Int(row)])
                 bm25[Int(row)] += added

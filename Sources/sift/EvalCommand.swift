@@ -19,6 +19,7 @@ enum EvalCommand: Command {
             OptionSpec(names: ["--fusion"], value: "METHOD", help: "hybrid fusion to try: linear:ALPHA or rrf:K"),
             OptionSpec(names: ["--candidates"], value: "N", help: "semantic candidates joining the keyword matches (default 100)"),
             OptionSpec(names: ["--feedback"], value: "D,W", help: "vector feedback to try: first-pass documents, weight (default 3,2; 0,0 off)"),
+            OptionSpec(names: ["--keyword-candidates"], value: "N", help: "keyword matches taken as hybrid candidates, the best by BM25F and those whose title may begin with the query (default 0: all)"),
             OptionSpec(names: ["--keyword-feedback"], value: "D,T,W", help: "keyword feedback to try: first-pass documents, terms, weight (default 1,20,0.4; 0,0,0 off)"),
         ],
         positionals: 0...0)
@@ -69,6 +70,9 @@ enum EvalCommand: Command {
             fusion.keywordFeedbackDocuments = d
             fusion.keywordFeedbackTerms = t
             fusion.keywordFeedbackWeight = w
+        }
+        if a.value("--keyword-candidates") != nil {
+            fusion.keywordCandidates = try a.int("--keyword-candidates", default: 0, range: 0...100_000_000)
         }
         let evaluation = RetrievalEvaluation(mode: mode, embedder: embedder, bm25: bm25, fusion: fusion)
 

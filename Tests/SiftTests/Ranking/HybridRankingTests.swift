@@ -13,6 +13,45 @@ struct HybridRankingTests {
         return index
     }
 
+    @Test("A bound on keyword candidates keeps the best matches by BM25F (and the nominees by cosine); a bound above the matches changes nothing")
+    func boundedKeywordCandidates() async throws {
+        let filler = ["harbour", "kelp", "tide", "gull", "pier", "rope", "sail", "buoy"]
+        let items = (0..<300).map { i in
+            SearchableItem(
+                id: ItemID(String(format: "item-%03d", i)), domain: "note", title: "Note \(filler[i % 8]) \(i)",
+                content: Array(repeating: "walrus", count: 1 + i % 7).joined(separator: " ") + " " + filler[(i * 3) % 8] + " " + String(repeating: "x", count: 1 + i % 11))
+        }
+        func index(bound: Int) async throws -> SearchIndex {
+            let now = self.now
+            var fusion = FusionParameters.default
+            fusion.keywordCandidates = bound
+            fusion.semanticCandidates = 5
+            let index = try SearchIndex(configuration: .init(directory: nil, embedder: WordDirectionEmbedder(), fusion: fusion, clock: { now }))
+            try await index.upsert(items)
+            return index
+        }
+        let query = SearchQuery("walrus kelp", limit: 10, mode: .hybrid, understandsPhrases: false, prefixLastTerm: false)
+        let all = try await index(bound: 0), bounded = try await index(bound: 20), loose = try await index(bound: 1_000)
+        let (full, fullReport) = try await all.search(query)
+        let (few, fewReport) = try await bounded.search(query)
+        #expect(fullReport.candidates >= 300)
+        // 20 keyword matches and at most 10 nominees by cosine (as many as the page: limit 10).
+        #expect(fewReport.candidates <= 30, "\(fewReport.candidates)")
+        #expect(few.count == 10)
+        // Each result is one of the 20 best keyword matches or of the 10 best cosines.
+        let keywordTop = try await all.search(SearchQuery("walrus kelp", limit: 20, mode: .keyword, understandsPhrases: false, prefixLastTerm: false)).results.map(\.id)
+        let semanticTop = try await all.search(SearchQuery("walrus kelp", limit: 10, mode: .semantic, understandsPhrases: false, prefixLastTerm: false)).results.map(\.id)
+        for r in few { #expect(keywordTop.contains(r.id) || semanticTop.contains(r.id), "\(r.id)") }
+        let same = try await loose.search(query).results
+        #expect(same.map(\.id) == full.map(\.id) && same.map(\.score) == full.map(\.score))
+        // Keyword and semantic modes are never bounded.
+        for mode in [SearchMode.keyword, .semantic] {
+            var q = query
+            q.mode = mode
+            #expect(try await bounded.search(q).results.map(\.id) == all.search(q).results.map(\.id))
+        }
+    }
+
     @Test("Donation decay: golden values at 0, 1 and 2 half-lives, and the factor's bound")
     func donationDecayGolden() {
         let boost = DonationBoost(halfLife: 14 * 86_400, strength: 0.25)
