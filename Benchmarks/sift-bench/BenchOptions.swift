@@ -1,4 +1,5 @@
 import Foundation
+import Sift
 
 /// The command line of `sift-bench`.
 struct BenchOptions {
@@ -46,6 +47,15 @@ struct BenchOptions {
     var profileInt8 = false
     var profileMemory = false
     var profileHalf = false
+    /// Hybrid's bound on keyword candidates (``FusionParameters/keywordCandidates``); 0: none.
+    var keywordCandidates = 0
+
+    /// The fusion every index of the run ranks with: the library's default, with the bound.
+    var fusion: FusionParameters {
+        var f = FusionParameters.default
+        f.keywordCandidates = keywordCandidates
+        return f
+    }
     var profileScan = false
     var profilePostings = false
     var profileDump: String?
@@ -82,6 +92,9 @@ struct BenchOptions {
           --no-fts5              skip the SQLite FTS5 peer
           --no-int8              skip semantic and hybrid with the int8 quantized scan
           --modes M,M,...        query modes to measure (default keyword,semantic,hybrid)
+          --keyword-candidates N hybrid keeps the best N keyword matches by BM25F (and those
+                                 whose title may begin with the query) as candidates
+                                 (FusionParameters.keywordCandidates; default 0: every match)
           --work-dir DIR         where the stores are built (default: a fresh temporary directory)
           --keep                 keep the work directory
           --write-corpus FILE    write the corpus at the largest size as JSONL (Sift items) and exit
@@ -148,6 +161,7 @@ struct BenchOptions {
             case "--teacher-python": o.teacherPython = try value(a)
             case "--no-fts5": o.fts5 = false
             case "--no-int8": o.int8 = false
+            case "--keyword-candidates": o.keywordCandidates = try integer(a, min: 0)
             case "--modes":
                 let text = try value(a)
                 let modes = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

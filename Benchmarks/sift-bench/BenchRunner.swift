@@ -94,7 +94,7 @@ struct BenchRunner {
         let items = source.items(n)
         let queries = BenchQueries.make(from: items, count: options.queries, seed: options.seed ^ UInt64(n))
         let kinds = Dictionary(grouping: queries, by: \.kind).mapValues(\.count)
-        queryMix = "\(queries.count) queries per mode: \(kinds[.plain] ?? 0) plain, \(kinds[.prefix] ?? 0) prefix, \(kinds[.typo] ?? 0) typo; 1–4 words from one item; limit 10"
+        queryMix = "\(queries.count) queries per mode: \(kinds[.plain] ?? 0) plain, \(kinds[.prefix] ?? 0) prefix, \(kinds[.typo] ?? 0) typo; 1–4 words from one item; limit 10\(options.keywordCandidates > 0 ? "; hybrid takes at most \(options.keywordCandidates) keyword matches as candidates (--keyword-candidates)" : "")"
         let warmUp = min(20, queries.count)
         let budget = options.queryBudgetSeconds
 
@@ -103,7 +103,7 @@ struct BenchRunner {
         try? FileManager.default.removeItem(atPath: directory)
         var indexRow = ResultRow(n: n, measure: "index")
         let start = monotonicNanoseconds()
-        var index: SearchIndex? = try SearchIndex(configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder))
+        var index: SearchIndex? = try SearchIndex(configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder, fusion: options.fusion))
         var done = 0, reported = 0
         while done < items.count {
             let end = min(done + options.batch, items.count)
@@ -155,7 +155,7 @@ struct BenchRunner {
         let int8Modes = [SearchMode.semantic, .hybrid].filter { options.modes.contains($0.rawValue) }
         if options.int8, embedder != nil, !int8Modes.isEmpty {
             Progress.log("N=\(n): opening the store with the int8 quantized scan")
-            let quantized = try SearchIndex(configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder, quantizedScan: true, readOnly: true))
+            let quantized = try SearchIndex(configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder, fusion: options.fusion, quantizedScan: true, readOnly: true))
             for mode in int8Modes {
                 Progress.log("N=\(n): Sift \(mode.rawValue) queries, int8 scan")
                 let (latencies, hits) = try await Self.latencies(quantized, queries, mode: mode, warmUp: warmUp, budget: budget)
