@@ -199,33 +199,12 @@ extension SearchIndex {
                 default: return items[Int(a)]!.id < items[Int(b)]!.id
                 }
             }
-            // A heap whose root is the last of the kept rows.
-            var heap: [Int32] = []
-            heap.reserveCapacity(limit)
-            func siftDown(_ start: Int) {
-                var i = start
-                while true {
-                    let l = 2 * i + 1, r = l + 1
-                    var m = i
-                    if l < heap.count && before(heap[m], heap[l]) { m = l }
-                    if r < heap.count && before(heap[m], heap[r]) { m = r }
-                    if m == i { return }
-                    heap.swapAt(i, m)
-                    i = m
-                }
-            }
+            // `a` ranks below `b` when `b` lists before it.
+            var heap = BoundedHeap<Int32>(k: limit)
             for r in 0..<items.count where filter.admits(Int32(r)) {
-                let row = Int32(r)
-                if heap.count < limit {
-                    heap.append(row)
-                    var i = heap.count - 1
-                    while i > 0, before(heap[(i - 1) / 2], heap[i]) { heap.swapAt(i, (i - 1) / 2); i = (i - 1) / 2 }
-                } else if before(row, heap[0]) {
-                    heap[0] = row
-                    siftDown(0)
-                }
+                heap.offer(Int32(r)) { a, b in before(b, a) }
             }
-            return heap.sorted(by: before)
+            return heap.sorted { a, b in before(b, a) }
         }
         return rows.map { result(row: $0, score: 0, explanation: nil) }
     }

@@ -7,55 +7,35 @@ struct TopK<Key: Comparable> {
         var score: Float
         var row: Int32
         var key: Key
+
+        /// This entry ranks below `other`.
+        @inline(__always)
+        func ranksBelow(_ other: Entry) -> Bool {
+            score != other.score ? score < other.score : key > other.key
+        }
     }
 
     let k: Int
-    private(set) var heap: [Entry] = []
+    private var heap: BoundedHeap<Entry>
 
     init(k: Int) {
         self.k = max(k, 0)
-        heap.reserveCapacity(self.k)
-    }
-
-    /// `a` ranks below `b`.
-    @inline(__always)
-    private static func worse(_ a: Entry, _ b: Entry) -> Bool {
-        a.score != b.score ? a.score < b.score : a.key > b.key
+        heap = BoundedHeap(k: k)
     }
 
     /// The score an entry must reach to enter: −∞ until full, +∞ when k is 0 (nothing enters).
-    var threshold: Float { k == 0 ? .infinity : heap.count < k ? -.infinity : heap[0].score }
+    var threshold: Float { k == 0 ? .infinity : heap.isFull ? heap.worst!.score : -.infinity }
 
     /// - Complexity: O(log k).
     mutating func insert(score: Float, row: Int32, key: @autoclosure () -> Key) {
         guard k > 0 else { return }
-        if heap.count == k && score < heap[0].score { return }
-        let entry = Entry(score: score, row: row, key: key())
-        if heap.count < k {
-            heap.append(entry)
-            var i = heap.count - 1
-            while i > 0 {
-                let parent = (i - 1) / 2
-                if Self.worse(heap[i], heap[parent]) { heap.swapAt(i, parent); i = parent } else { break }
-            }
-        } else if Self.worse(heap[0], entry) {
-            heap[0] = entry
-            var i = 0
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < heap.count && Self.worse(heap[l], heap[m]) { m = l }
-                if r < heap.count && Self.worse(heap[r], heap[m]) { m = r }
-                if m == i { break }
-                heap.swapAt(i, m)
-                i = m
-            }
-        }
+        if heap.isFull && score < heap.worst!.score { return }
+        heap.offer(Entry(score: score, row: row, key: key())) { $0.ranksBelow($1) }
     }
 
     /// The kept entries, best first. - Complexity: O(k log k).
     func sorted() -> [Entry] {
-        heap.sorted { Self.worse($1, $0) }
+        heap.sorted { $0.ranksBelow($1) }
     }
 }
 
@@ -69,50 +49,81 @@ struct RowTopK {
     }
 
     let k: Int
-    private(set) var heap: [Entry] = []
+    private var heap: BoundedHeap<Entry>
 
     init(k: Int) {
         self.k = max(k, 0)
-        heap.reserveCapacity(self.k)
+        heap = BoundedHeap(k: k)
     }
 
     /// The score an entry must reach to enter: −∞ until full, +∞ when k is 0 (nothing enters).
-    var threshold: Float { k == 0 ? .infinity : heap.count < k ? -.infinity : heap[0].score }
+    var threshold: Float { k == 0 ? .infinity : heap.isFull ? heap.worst!.score : -.infinity }
+
+    /// `a` ranks below `b`.
+    @inline(__always)
+    private static func worse(_ a: Entry, _ b: Entry, _ precedes: (Int32, Int32) -> Bool) -> Bool {
+        a.score != b.score ? a.score < b.score : precedes(b.row, a.row)
+    }
 
     /// - Complexity: O(log k).
     @inline(__always)
     mutating func insert(score: Float, row: Int32, precedes: (Int32, Int32) -> Bool) {
         guard k > 0 else { return }
-        if heap.count == k && score < heap[0].score { return }
-        // `a` ranks below `b`.
-        func worse(_ a: Entry, _ b: Entry) -> Bool {
-            a.score != b.score ? a.score < b.score : precedes(b.row, a.row)
-        }
-        let entry = Entry(score: score, row: row)
-        if heap.count < k {
-            heap.append(entry)
-            var i = heap.count - 1
+        if heap.isFull && score < heap.worst!.score { return }
+        heap.offer(Entry(score: score, row: row)) { Self.worse($0, $1, precedes) }
+    }
+
+    /// The kept entries, best first. - Complexity: O(k log k).
+    func sorted(precedes: (Int32, Int32) -> Bool) -> [Entry] {
+        heap.sorted { Self.worse($0, $1, precedes) }
+    }
+}
+
+/// At most `k` elements, kept in a heap whose root is the worst of them: the selection under
+/// ``TopK``, ``RowTopK`` and the newest-first listing, each with its own order. `worse(a, b)`:
+/// `a` ranks below `b`; every call on one heap must pass the same order.
+struct BoundedHeap<Element> {
+    let k: Int
+    private var elements: [Element] = []
+
+    init(k: Int) {
+        self.k = max(k, 0)
+        elements.reserveCapacity(self.k)
+    }
+
+    var isFull: Bool { elements.count >= k }
+    /// The worst element kept (the first to go), nil when empty.
+    var worst: Element? { elements.first }
+
+    /// Keeps `element` while there is room, or in place of the worst when it ranks above it.
+    /// - Complexity: O(log k).
+    @inline(__always)
+    mutating func offer(_ element: Element, worse: (Element, Element) -> Bool) {
+        guard k > 0 else { return }
+        if elements.count < k {
+            elements.append(element)
+            var i = elements.count - 1
             while i > 0 {
                 let parent = (i - 1) / 2
-                if worse(heap[i], heap[parent]) { heap.swapAt(i, parent); i = parent } else { break }
+                if worse(elements[i], elements[parent]) { elements.swapAt(i, parent); i = parent } else { break }
             }
-        } else if worse(heap[0], entry) {
-            heap[0] = entry
+        } else if worse(elements[0], element) {
+            elements[0] = element
             var i = 0
             while true {
                 let l = 2 * i + 1, r = l + 1
                 var m = i
-                if l < heap.count && worse(heap[l], heap[m]) { m = l }
-                if r < heap.count && worse(heap[r], heap[m]) { m = r }
+                if l < elements.count && worse(elements[l], elements[m]) { m = l }
+                if r < elements.count && worse(elements[r], elements[m]) { m = r }
                 if m == i { break }
-                heap.swapAt(i, m)
+                elements.swapAt(i, m)
                 i = m
             }
         }
     }
 
-    /// The kept entries, best first. - Complexity: O(k log k).
-    func sorted(precedes: (Int32, Int32) -> Bool) -> [Entry] {
-        heap.sorted { a, b in a.score != b.score ? a.score > b.score : precedes(a.row, b.row) }
+    /// The kept elements, best first. - Complexity: O(k log k).
+    func sorted(worse: (Element, Element) -> Bool) -> [Element] {
+        elements.sorted { worse($1, $0) }
     }
 }
