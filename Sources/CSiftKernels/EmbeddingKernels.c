@@ -15,6 +15,21 @@ static inline float row_factor(const unsigned char *row, float weight) {
     return scale * weight;
 }
 
+// The scalar sums, components j..<dim, that every path uses in the same order (so the AVX2
+// path's tails and the portable loops give the same bits): four rows at a time, then one.
+static inline void add4_from(float *acc, size_t j, size_t dim, const int8_t *q0, const int8_t *q1,
+                             const int8_t *q2, const int8_t *q3, float s0, float s1, float s2, float s3) {
+    for (; j < dim; j++) {
+        float a = (float)q0[j] * s0 + (float)q1[j] * s1;
+        float b = (float)q2[j] * s2 + (float)q3[j] * s3;
+        acc[j] += a + b;
+    }
+}
+
+static inline void add1_from(float *acc, size_t j, size_t dim, const int8_t *q, float s) {
+    for (; j < dim; j++) acc[j] += (float)q[j] * s;
+}
+
 void sift_accumulate_int8_rows_portable(float *acc, const unsigned char *rows, size_t stride,
                                 const sift_term *terms, size_t n, size_t dim) {
     size_t i = 0;
@@ -27,17 +42,13 @@ void sift_accumulate_int8_rows_portable(float *acc, const unsigned char *rows, s
         float s2 = row_factor(r2, terms[i + 2].weight), s3 = row_factor(r3, terms[i + 3].weight);
         const int8_t *q0 = (const int8_t *)(r0 + 4), *q1 = (const int8_t *)(r1 + 4);
         const int8_t *q2 = (const int8_t *)(r2 + 4), *q3 = (const int8_t *)(r3 + 4);
-        for (size_t j = 0; j < dim; j++) {
-            float a = (float)q0[j] * s0 + (float)q1[j] * s1;
-            float b = (float)q2[j] * s2 + (float)q3[j] * s3;
-            acc[j] += a + b;
-        }
+        add4_from(acc, 0, dim, q0, q1, q2, q3, s0, s1, s2, s3);
     }
     for (; i < n; i++) {
         const unsigned char *r = rows + (size_t)terms[i].bucket * stride;
         float s = row_factor(r, terms[i].weight);
         const int8_t *q = (const int8_t *)(r + 4);
-        for (size_t j = 0; j < dim; j++) acc[j] += (float)q[j] * s;
+        add1_from(acc, 0, dim, q, s);
     }
 }
 
@@ -76,11 +87,7 @@ static void accumulate_avx2(float *acc, const unsigned char *rows, size_t stride
             __m256 b = _mm256_add_ps(_mm256_mul_ps(widen8(q2 + j), v2), _mm256_mul_ps(widen8(q3 + j), v3));
             _mm256_storeu_ps(acc + j, _mm256_add_ps(_mm256_loadu_ps(acc + j), _mm256_add_ps(a, b)));
         }
-        for (; j < dim; j++) {
-            float a = (float)q0[j] * s0 + (float)q1[j] * s1;
-            float b = (float)q2[j] * s2 + (float)q3[j] * s3;
-            acc[j] += a + b;
-        }
+        add4_from(acc, j, dim, q0, q1, q2, q3, s0, s1, s2, s3);
     }
     for (; i < n; i++) {
         const unsigned char *r = rows + (size_t)terms[i].bucket * stride;
@@ -89,7 +96,7 @@ static void accumulate_avx2(float *acc, const unsigned char *rows, size_t stride
         __m256 v = _mm256_set1_ps(s);
         size_t j = 0;
         for (; j < d8; j += 8) _mm256_storeu_ps(acc + j, _mm256_add_ps(_mm256_loadu_ps(acc + j), _mm256_mul_ps(widen8(q + j), v)));
-        for (; j < dim; j++) acc[j] += (float)q[j] * s;
+        add1_from(acc, j, dim, q, s);
     }
 }
 
