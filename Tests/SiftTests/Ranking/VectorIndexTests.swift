@@ -57,10 +57,11 @@ struct VectorIndexTests {
         }
     }
 
-    @Test("The int8 scan with exact re-scoring keeps top-10 recall at or above 0.99")
-    func quantizedRecall() {
+    @Test("The int8 scan with exact re-scoring (from fp32 or fp16 rows) keeps top-10 recall at or above 0.99 against exact fp32",
+          arguments: VectorPrecision.allCases)
+    func quantizedRecall(precision: VectorPrecision) {
         let dim = 64
-        var index = VectorIndex(dimension: dim, quantized: true)
+        var index = VectorIndex(dimension: dim, quantized: true, precision: precision)
         let vectors = Self.randomUnitVectors(4000, dimension: dim, seed: 11)
         for (r, v) in vectors.enumerated() { index.set(row: Int32(r), vector: v) }
         var found = 0, total = 0

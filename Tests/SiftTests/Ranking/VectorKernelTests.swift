@@ -151,25 +151,4 @@ struct VectorKernelTests {
         #expect(some[3] == a[3] && some[130] == a[130] && some[64] == a[64])
         #expect(index.exactScore(for: query, row: 9) == a[9])
     }
-
-    @Test("The int8 scan re-scored from fp16 rows keeps top-10 recall at or above 0.99 against exact fp32")
-    func quantizedHalfRecall() {
-        let dim = 64
-        var index = VectorIndex(dimension: dim, quantized: true, precision: .float16)
-        let vectors = VectorIndexTests.randomUnitVectors(4000, dimension: dim, seed: 11)
-        for (r, v) in vectors.enumerated() { index.set(row: Int32(r), vector: v) }
-        var found = 0, total = 0
-        for query in VectorIndexTests.randomUnitVectors(100, dimension: dim, seed: 12) {
-            let exact = Set(VectorIndexTests.bruteForceTop(query, vectors, k: 10))
-            var approx: [Float] = []
-            index.quantized!.approximateScores(for: query, into: &approx)
-            var nominated = TopK<Int>(k: 40)
-            for r in 0..<index.capacity { nominated.insert(score: approx[r], row: Int32(r), key: r) }
-            var rescored = TopK<Int>(k: 10)
-            for e in nominated.sorted() { rescored.insert(score: index.exactScore(for: query, row: e.row), row: e.row, key: Int(e.row)) }
-            found += Set(rescored.sorted().map { Int($0.row) }).intersection(exact).count
-            total += 10
-        }
-        #expect(Double(found) / Double(total) >= 0.99)
-    }
 }
