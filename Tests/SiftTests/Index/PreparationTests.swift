@@ -18,6 +18,13 @@ private func preparationCorpus(_ count: Int) -> [SearchableItem] {
 
 func bits(_ v: [Float]?) -> [UInt32]? { v?.map(\.bitPattern) }
 
+/// `v` as a vector index of that precision keeps it (fp16: each component rounded).
+func stored(_ v: [Float], as precision: VectorPrecision) -> [Float] {
+    var index = VectorIndex(dimension: v.count, precision: precision)
+    index.set(row: 0, vector: v)
+    return index.vector(at: 0)
+}
+
 @Suite("Batch preparation: parallel embedding and analysis agree with serial, bit for bit")
 struct PreparationTests {
     @Test("Embedding a batch across the cores gives every item the vector, bit for bit, that embedding it alone gives", arguments: [1.0, 5.0] as [Float])
@@ -123,11 +130,9 @@ struct PreparationTests {
         let vectors = try #require(await index.vectors)
         let table = await index.table
         // The rows keep what the index's precision makes of the serial vectors (fp16 by default).
-        var rounding = VectorIndex(dimension: model.dimension, precision: vectors.precision)
         for item in items {
             let row = try #require(table.row(of: item.id))
-            rounding.set(row: 0, vector: model.embed(item: item, titleWeight: 5))
-            #expect(bits(vectors.vector(at: row)) == bits(rounding.vector(at: 0)), "\(item.id)")
+            #expect(bits(vectors.vector(at: row)) == bits(stored(model.embed(item: item, titleWeight: 5), as: vectors.precision)), "\(item.id)")
         }
         var stored: [ItemID: [Float]] = [:]
         try fixture.openStore().forEachItem { stored[$0.item.id] = $0.vector }
