@@ -49,6 +49,9 @@ struct BenchOptions {
     var profileHalf = false
     /// Hybrid's bound on keyword candidates (``FusionParameters/keywordCandidates``); 0: none.
     var keywordCandidates = 0
+    /// The int8 copy's coded components (``SearchIndex/Configuration/quantizedScanComponents``);
+    /// nil: all.
+    var quantizedComponents: Int?
 
     /// The fusion every index of the run ranks with: the library's default, with the bound.
     var fusion: FusionParameters {
@@ -57,6 +60,7 @@ struct BenchOptions {
         return f
     }
     var profileScan = false
+    var profileNominators = false
     var profilePostings = false
     var profileDump: String?
 
@@ -91,10 +95,13 @@ struct BenchOptions {
                                  $SIFT_TRAIN_CACHE/venv or ~/.cache/sift-train/venv)
           --no-fts5              skip the SQLite FTS5 peer
           --no-int8              skip semantic and hybrid with the int8 quantized scan
+          --int8-components P    the int8 copy codes only each vector's first P components
+                                 (a multiple of 32; Configuration.quantizedScanComponents)
           --modes M,M,...        query modes to measure (default keyword,semantic,hybrid)
-          --keyword-candidates N hybrid keeps the best N keyword matches by BM25F (and those
-                                 whose title may begin with the query) as candidates
-                                 (FusionParameters.keywordCandidates; default 0: every match)
+          --keyword-candidates N hybrid keeps the keyword matches scoring at least the N-th best
+                                 BM25F (and those whose title may begin with the query) as
+                                 candidates (FusionParameters.keywordCandidates; default 0:
+                                 every match)
           --work-dir DIR         where the stores are built (default: a fresh temporary directory)
           --keep                 keep the work directory
           --write-corpus FILE    write the corpus at the largest size as JSONL (Sift items) and exit
@@ -110,6 +117,9 @@ struct BenchOptions {
           --profile-memory       resident bytes per item of each in-memory structure
           --profile-scan         the bare fp32, fp16 and int8 scans beside one read of the matrix
           --profile-postings     postings touched per query and prefix expansions
+          --profile-nominators   how many of the exact top 10 and top 100 the int8 copy (all
+                                 components, or the first 64 or 128), or sign bits, nominate
+                                 among 500…8,000 nominees, on the model's vectors of the corpus
         """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -162,6 +172,10 @@ struct BenchOptions {
             case "--no-fts5": o.fts5 = false
             case "--no-int8": o.int8 = false
             case "--keyword-candidates": o.keywordCandidates = try integer(a, min: 0)
+            case "--int8-components":
+                let p = try integer(a, min: 32)
+                guard p % 32 == 0 else { throw UsageError(description: "--int8-components expects a multiple of 32, got \(p)") }
+                o.quantizedComponents = p
             case "--modes":
                 let text = try value(a)
                 let modes = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -181,6 +195,7 @@ struct BenchOptions {
             case "--profile-memory": o.profileMemory = true
             case "--profile-fp16": o.profileHalf = true
             case "--profile-scan": o.profileScan = true
+            case "--profile-nominators": o.profileNominators = true
             case "--profile-postings": o.profilePostings = true
             case "--profile-dump": o.profileDump = try value(a)
             case "-h", "--help": throw UsageError(description: "")

@@ -155,7 +155,7 @@ struct BenchRunner {
         let int8Modes = [SearchMode.semantic, .hybrid].filter { options.modes.contains($0.rawValue) }
         if options.int8, embedder != nil, !int8Modes.isEmpty {
             Progress.log("N=\(n): opening the store with the int8 quantized scan")
-            let quantized = try SearchIndex(configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder, fusion: options.fusion, quantizedScan: true, readOnly: true))
+            let quantized = try SearchIndex(configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder, fusion: options.fusion, quantizedScan: true, quantizedScanComponents: options.quantizedComponents, readOnly: true))
             for mode in int8Modes {
                 Progress.log("N=\(n): Sift \(mode.rawValue) queries, int8 scan")
                 let (latencies, hits) = try await Self.latencies(quantized, queries, mode: mode, warmUp: warmUp, budget: budget)

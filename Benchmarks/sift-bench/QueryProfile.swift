@@ -16,7 +16,7 @@ enum QueryProfile {
         let start = monotonicNanoseconds()
         let index = try SearchIndex(configuration: .init(
             directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder,
-            fusion: options.fusion, quantizedScan: options.profileInt8, readOnly: true, vectorPrecision: options.profileHalf ? .float16 : .float32))
+            fusion: options.fusion, quantizedScan: options.profileInt8, quantizedScanComponents: options.quantizedComponents, readOnly: true, vectorPrecision: options.profileHalf ? .float16 : .float32))
         Progress.log("opened \(directory) (\(modelLabel)\(options.profileInt8 ? ", int8 scan" : "")\(options.profileHalf ? ", fp16 rows" : "")) in \(String(format: "%.0f", millisecondsSince(start))) ms")
         if let path = options.profileDump {
             // Every result of every query, to compare two builds' rankings line by line.

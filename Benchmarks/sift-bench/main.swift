@@ -41,6 +41,10 @@ if let directory = options.profileQueries {
     }
 }
 
+if options.profileNominators {
+    NominatorProfile.run(options: options)
+    exit(0)
+}
 if options.profileScan {
     ScanProfile.run(options: options)
     exit(0)

@@ -265,6 +265,24 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) static void scores_i8_avx
     }
 }
 
+// MARK: Threshold search
+
+__attribute__((target("avx2"))) static size_t next_at_least_avx2(const float *x, size_t n, float t) {
+    const __m256 tv = _mm256_set1_ps(t);
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256 a = _mm256_cmp_ps(_mm256_loadu_ps(x + i), tv, _CMP_GE_OQ);
+        __m256 b = _mm256_cmp_ps(_mm256_loadu_ps(x + i + 8), tv, _CMP_GE_OQ);
+        __m256 c = _mm256_cmp_ps(_mm256_loadu_ps(x + i + 16), tv, _CMP_GE_OQ);
+        __m256 d = _mm256_cmp_ps(_mm256_loadu_ps(x + i + 24), tv, _CMP_GE_OQ);
+        unsigned mask = (unsigned)_mm256_movemask_ps(a) | ((unsigned)_mm256_movemask_ps(b) << 8)
+            | ((unsigned)_mm256_movemask_ps(c) << 16) | ((unsigned)_mm256_movemask_ps(d) << 24);
+        if (mask) return i + (size_t)__builtin_ctz(mask);
+    }
+    for (; i < n; i++) if (x[i] >= t) return i;
+    return n;
+}
+
 #else
 
 int sift_kernel_level(void) { return 0; }
@@ -321,6 +339,14 @@ void sift_f32_to_f16_portable(const float *src, uint16_t *dst, size_t n) {
 
 void sift_f16_to_f32_portable(const uint16_t *src, float *dst, size_t n) {
     for (size_t j = 0; j < n; j++) dst[j] = f16_to_f32_portable(src[j]);
+}
+
+size_t sift_next_at_least(const float *x, size_t n, float t) {
+#ifdef SIFT_X86
+    if (sift_kernel_level() >= 2) return next_at_least_avx2(x, n, t);
+#endif
+    for (size_t i = 0; i < n; i++) if (x[i] >= t) return i;
+    return n;
 }
 
 void sift_scores_i8(const int8_t *codes, const float *scales, size_t rows, size_t dim, const int8_t *query, float query_scale, float *out) {

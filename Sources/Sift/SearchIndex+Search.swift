@@ -445,43 +445,59 @@ extension SearchIndex {
             } else {
                 for row in accumulator.touched where filter.admits(row) { candidates.append(row) }
             }
-            // A large index: the best matches by BM25F, and every match whose title may begin
-            // with the query (the title-prefix boost can lift it from below them).
+            // A large index: the matches scoring at least the m-th best BM25F (ties kept, so no
+            // identifier is compared), and every match whose title may begin with the query (the
+            // title-prefix boost can lift it from below them).
             let m = fusion.keywordCandidates
             if mode == .hybrid, m > 0, candidates.count > m {
-                var best = RowTopK(k: m)
-                var kept: [Int32] = []
-                for row in candidates {
-                    if titled && accumulator.mayBeginTitle(row: row) { kept.append(row) } else { best.insert(score: bm25[Int(row)], row: row, precedes: precedes) }
+                var best = BoundedHeap<Float>(k: m)
+                for row in candidates where !(titled && accumulator.mayBeginTitle(row: row)) {
+                    let score = bm25[Int(row)]
+                    if !best.isFull || score > best.worst! { best.offer(score) { $0 < $1 } }
                 }
-                candidates = kept + best.sorted(precedes: precedes).map(\.row)
+                if best.isFull, let floor = best.worst {
+                    candidates = candidates.filter { bm25[Int($0)] >= floor || (titled && accumulator.mayBeginTitle(row: $0)) }
+                }
             }
             for row in candidates { isCandidate[Int(row)] = true }
         }
         if hasCosine {
             // Semantic mode takes as many nominees as hybrid: the priors (donations, ranking
             // hint, domain boost) may lift an item from below the top k by cosine alone.
-            var m = max(fusion.semanticCandidates, limit)
-            // The int8 scan only nominates: take more, then re-score them exactly.
-            if approximate { m = max(m * 2, 40) }
-            var best = RowTopK(k: m)
+            let wanted = max(fusion.semanticCandidates, limit)
+            // The int8 scan only nominates: it takes more, re-scores them exactly and keeps the
+            // best `wanted` of them by exact cosine, as the exact scan would have.
+            let keywordCandidates = candidates.count
+            var best = RowTopK(k: approximate ? vectors?.quantized?.nominees(for: wanted) ?? wanted : wanted)
             cosine.withUnsafeBufferPointer { cosine in
                 // The score test first: most rows fail it, and the filter rejects free rows anyway.
+                // The threshold search runs in SIMD (LinearAlgebra.nextAtLeast).
+                guard capacity > 0, let base = cosine.baseAddress else { return }
                 var threshold = best.threshold
-                for r in 0..<capacity where cosine[r] >= threshold {
+                var r = 0
+                while true {
+                    r += LinearAlgebra.nextAtLeast(base + r, count: capacity - r, threshold)
+                    guard r < capacity else { break }
                     if filter.admits(Int32(r)) {
                         best.insert(score: cosine[r], row: Int32(r), precedes: precedes)
                         threshold = best.threshold
                     }
+                    r += 1
                 }
             }
-            for e in best.sorted(precedes: precedes) where !isCandidate[Int(e.row)] {
-                candidates.append(e.row)
-                isCandidate[Int(e.row)] = true
+            var nominees = best.sorted(precedes: precedes).map(\.row)
+            if approximate, let vectors {
+                vectors.exactScores(for: queryVector, rows: nominees, into: &cosine)
+                var exact = RowTopK(k: wanted)
+                for row in nominees { exact.insert(score: cosine[Int(row)], row: row, precedes: precedes) }
+                nominees = exact.sorted(precedes: precedes).map(\.row)
+                // The keyword matches' exact cosines.
+                vectors.exactScores(for: queryVector, rows: Array(candidates[0..<keywordCandidates]), into: &cosine)
             }
-        }
-        if approximate, let vectors {
-            vectors.exactScores(for: queryVector, rows: candidates, into: &cosine)
+            for row in nominees where !isCandidate[Int(row)] {
+                candidates.append(row)
+                isCandidate[Int(row)] = true
+            }
         }
         report.candidates = candidates.count
 

@@ -26,6 +26,17 @@ public actor SearchIndex {
         /// Scan an int8 copy of the vectors and re-score the best exactly (faster at large
         /// sizes, 256 more bytes an item at 256 dimensions).
         public var quantizedScan: Bool
+        /// With ``quantizedScan``: how many leading components of each vector the int8 copy
+        /// codes (a multiple of 32); nil, all of them. For a model whose components are ordered
+        /// by decreasing variance, such as the bundled one (principal components), 128 of 256
+        /// halve the scan's bytes again and still nominate the exact top 10 (``QuantizedRows``);
+        /// for other models keep nil.
+        public var quantizedScanComponents: Int?
+        /// The int8 copy's coded components, nil without the quantized scan.
+        var int8Components: Int? {
+            guard quantizedScan, let d = embedder?.dimension else { return nil }
+            return min(quantizedScanComponents ?? d, d)
+        }
         /// How the vectors are kept in memory (the store keeps them as fp32 either way). fp16 by
         /// default: half the memory and half the bytes a scan reads, with the same hybrid and
         /// keyword nDCG@10 on SciFact and Cranfield (see ``VectorPrecision``); `.float32` keeps
@@ -50,9 +61,10 @@ public actor SearchIndex {
             directory: URL?, embedder: (any Embedder)? = nil, bm25: BM25Parameters = .default,
             donations: DonationBoost = DonationBoost(), fusion: FusionParameters = .default,
             clock: @escaping @Sendable () -> Date = { Date() }, logger: any SiftLogger = NullLogger(),
-            codec: any RecordCodec = PlainCodec(), quantizedScan: Bool = false, readOnly: Bool = false,
-            titleEmbeddingWeight: Float = 5, vectorPrecision: VectorPrecision = .float16
+            codec: any RecordCodec = PlainCodec(), quantizedScan: Bool = false, quantizedScanComponents: Int? = nil,
+            readOnly: Bool = false, titleEmbeddingWeight: Float = 5, vectorPrecision: VectorPrecision = .float16
         ) {
+            self.quantizedScanComponents = quantizedScanComponents
             self.vectorPrecision = vectorPrecision
             self.titleEmbeddingWeight = titleEmbeddingWeight
             self.codec = codec
@@ -143,7 +155,7 @@ public actor SearchIndex {
         var rewritten: [StoreMutation] = []
         var generation: StoreGeneration?
         var donations: [Donation] = []
-        var state = IndexState(keyword: KeywordIndex(parameters: configuration.bm25), vectors: configuration.embedder.map { VectorIndex(dimension: $0.dimension, quantized: configuration.quantizedScan, precision: configuration.vectorPrecision) })
+        var state = IndexState(keyword: KeywordIndex(parameters: configuration.bm25), vectors: configuration.embedder.map { VectorIndex(dimension: $0.dimension, int8Components: configuration.int8Components, precision: configuration.vectorPrecision) })
         // One read transaction: the generation, the snapshot's check against it and whatever is
         // read from the store are one committed state.
         try store.reading {
@@ -155,7 +167,7 @@ public actor SearchIndex {
             } else if reembed {
                 rebuiltWhy = "the model changed"
             } else if let generation, let directory = configuration.directory {
-                switch IndexSnapshot.load(in: directory, expected: Self.snapshotKey(configuration, generation), quantized: configuration.quantizedScan) {
+                switch IndexSnapshot.load(in: directory, expected: Self.snapshotKey(configuration, generation), int8Components: configuration.int8Components) {
                 case .success(let s): loaded = s
                 case .failure(let rejection): rebuiltWhy = rejection.description
                 }

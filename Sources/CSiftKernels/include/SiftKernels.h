@@ -26,6 +26,10 @@ void sift_scores_f32_rows(const float *matrix, size_t dim, const int32_t *rows, 
 void sift_scores_i8(const int8_t *codes, const float *scales, size_t rows, size_t dim,
                     const int8_t *query, float query_scale, float *out);
 
+/// The first `i` in `[0, n)` with `x[i] >= t` (false for NaN), or `n`: where a selection's
+/// threshold test next passes, eight (AVX2) scores a compare.
+size_t sift_next_at_least(const float *x, size_t n, float t);
+
 /// fp16 rows (IEEE binary16 bit patterns): `out[r] = Σ_j float(matrix[r·dim + j]) · query[j]`.
 /// The conversion to fp32 is exact, and the sums run as in ``sift_scores_f32``.
 void sift_scores_f16(const uint16_t *matrix, size_t rows, size_t dim, const float *query, float *out);

@@ -18,9 +18,9 @@ public struct FusionParameters: Sendable, Equatable {
     public var method: Method
     /// How many best-cosine items join the keyword matches as candidates.
     public var semanticCandidates: Int
-    /// Hybrid mode: how many keyword matches are candidates — the best by BM25F (ties by id),
-    /// and besides them every match whose title may begin with the query; 0 (the default) takes
-    /// every match. Bounds the work of a query whose words match much of a large index: at 1M
+    /// Hybrid mode: how many keyword matches are candidates — every match scoring at least the
+    /// N-th best BM25F (so ties at the bound all stay), and besides them every match whose title
+    /// may begin with the query; 0 (the default) takes every match. Bounds the work of a query whose words match much of a large index: at 1M
     /// synthetic items, 2,000 took hybrid p50 from ~37 to ~27 ms (fp16 rows) and to ~18 ms with
     /// the int8 scan (`Benchmarks/RESULTS.md`). Not the default: at 2,000, SciFact train and
     /// Cranfield hybrid nDCG@10 moved within noise (0.7201 → 0.7203, 0.4096 → 0.4096) but the

@@ -132,9 +132,10 @@ enum IndexSnapshot {
 
     /// The projections in the snapshot of `directory`, when it exists, is intact and its key is
     /// `expected`; otherwise why not.
-    /// - Parameter quantized: build the int8 copy of the vectors for the quantized scan.
+    /// - Parameter int8Components: build the int8 copy of the vectors for the quantized scan,
+    ///   coding this many leading components of each (nil: no copy).
     /// - Complexity: one read of the file: O(items + postings + vectors), no text analysis.
-    static func load(in directory: URL, expected: Key, quantized: Bool) -> Result<IndexState, SnapshotRejection> {
+    static func load(in directory: URL, expected: Key, int8Components: Int?) -> Result<IndexState, SnapshotRejection> {
         do throws(SnapshotRejection) {
             let file = try MappedSnapshot(path: url(in: directory).path)
             var r = SnapshotReader(file.bytes)
@@ -153,7 +154,7 @@ enum IndexSnapshot {
                 throw SnapshotRejection("the snapshot is truncated or damaged (\(file.count) bytes, its trailer says \(size))")
             }
             let sections = try readSectionTable(file.bytes, bodyStart: r.offset)
-            let state = try decode(file, sections: sections, expected: expected, quantized: quantized)
+            let state = try decode(file, sections: sections, expected: expected, int8Components: int8Components)
             return .success(state)
         } catch {
             return .failure(error)
@@ -199,7 +200,7 @@ enum IndexSnapshot {
 
     /// Decodes every section and computes the checksum, spread over the cores (the largest
     /// tasks first); the state only if the checksum matches and every section is sound.
-    private static func decode(_ file: MappedSnapshot, sections: [Section], expected: Key, quantized: Bool) throws(SnapshotRejection) -> IndexState {
+    private static func decode(_ file: MappedSnapshot, sections: [Section], expected: Key, int8Components: Int?) throws(SnapshotRejection) -> IndexState {
         // Task 0 is the checksum; then the sections, vectors and keyword first (the longest).
         let order = sections.indices.sorted { rank(sections[$0].kind) < rank(sections[$1].kind) }
         let tasks = 1 + order.count
@@ -235,7 +236,7 @@ enum IndexSnapshot {
                     case .keyword:
                         let (k, holds) = try IndexState.readKeyword(&r, bm25: bm25)
                         decoded = .keyword(k, holds: holds)
-                    case .vectors: decoded = .vectors(try IndexState.readVectors(&r, dimension: dimension, precision: precision, quantized: quantized))
+                    case .vectors: decoded = .vectors(try IndexState.readVectors(&r, dimension: dimension, precision: precision, int8Components: int8Components))
                     }
                     if r.remaining != 0 { throw IndexState.malformed("\(r.remaining) bytes after the \(section.kind) section") }
                 } catch {

@@ -369,7 +369,7 @@ extension IndexState {
     }
 
     /// The vector index (nil when the snapshot has none), and which rows hold a vector.
-    static func readVectors(_ r: inout SnapshotReader, dimension: Int, precision: VectorPrecision, quantized: Bool) throws(SnapshotRejection) -> VectorIndex? {
+    static func readVectors(_ r: inout SnapshotReader, dimension: Int, precision: VectorPrecision, int8Components: Int?) throws(SnapshotRejection) -> VectorIndex? {
         guard try r.bool() else {
             if dimension != 0 { throw malformed("no vectors, expected \(dimension)-dimensional ones") }
             return nil
@@ -394,8 +394,8 @@ extension IndexState {
             }
         }
         switch precision {
-        case .float32: return VectorIndex(dimension: d, quantized: quantized, matrix: copied(Float.self), occupied: occupied)
-        case .float16: return VectorIndex(dimension: d, quantized: quantized, halves: copied(UInt16.self), occupied: occupied)
+        case .float32: return VectorIndex(dimension: d, int8Components: int8Components, matrix: copied(Float.self), occupied: occupied)
+        case .float16: return VectorIndex(dimension: d, int8Components: int8Components, halves: copied(UInt16.self), occupied: occupied)
         }
     }
 

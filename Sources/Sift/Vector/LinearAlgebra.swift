@@ -96,6 +96,12 @@ enum LinearAlgebra {
         sift_scores_i8(codes, scales, rows, columns, query, queryScale, result)
     }
 
+    /// The first index `i < count` with `x[i] >= threshold`, or `count`.
+    @inline(__always)
+    static func nextAtLeast(_ x: UnsafePointer<Float>, count: Int, _ threshold: Float) -> Int {
+        count > 0 ? sift_next_at_least(x, count, threshold) : count
+    }
+
     /// `Σ x[i] · y[i]`.
     static func dot(_ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, count: Int) -> Float {
         cblas_sdot(Int32(count), x, 1, y, 1)

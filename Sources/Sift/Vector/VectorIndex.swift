@@ -35,20 +35,27 @@ public struct VectorIndex: Sendable {
     /// - Parameters:
     ///   - quantized: also keep an int8 copy (256 more bytes a row at 256 dimensions) for the
     ///     approximate scan with exact re-scoring; needs a dimension divisible by 32.
+    ///   - quantizedComponents: with `quantized`, code only the first this many components of
+    ///     each row (a multiple of 32; see ``QuantizedRows``); nil codes all of them.
     ///   - precision: how the rows (and so the exact scores) are kept.
-    public init(dimension: Int, quantized: Bool = false, precision: VectorPrecision = .float32) {
+    public init(dimension: Int, quantized: Bool = false, quantizedComponents: Int? = nil, precision: VectorPrecision = .float32) {
+        self.init(dimension: dimension, int8Components: quantized ? quantizedComponents ?? dimension : nil, precision: precision)
+    }
+
+    /// - Parameter int8Components: how many leading components the int8 copy codes; nil: no copy.
+    init(dimension: Int, int8Components: Int?, precision: VectorPrecision) {
         precondition(dimension > 0)
-        precondition(!quantized || dimension % 32 == 0, "the quantized scan needs a dimension divisible by 32")
+        precondition(int8Components == nil || dimension % 32 == 0, "the quantized scan needs a dimension divisible by 32")
         self.dimension = dimension
         self.precision = precision
-        self.quantized = quantized ? QuantizedRows(dimension: dimension) : nil
+        self.quantized = int8Components.map { QuantizedRows(dimension: dimension, components: $0) }
     }
 
     /// An index over `matrix` (row-major, `occupied.count` rows; free rows hold zeros), as a
-    /// snapshot recorded it; with `quantized`, its int8 copy is made from it.
-    /// - Complexity: O(rows · dimension) with `quantized`, else O(rows).
-    init(dimension: Int, quantized: Bool, matrix: [Float], occupied: [Bool]) {
-        self.init(dimension: dimension, quantized: quantized, precision: .float32)
+    /// snapshot recorded it; with `int8Components`, its int8 copy is made from it.
+    /// - Complexity: O(rows · dimension) with `int8Components`, else O(rows).
+    init(dimension: Int, int8Components: Int?, matrix: [Float], occupied: [Bool]) {
+        self.init(dimension: dimension, int8Components: int8Components, precision: .float32)
         precondition(matrix.count == occupied.count * dimension)
         self.matrix = matrix
         self.occupied = occupied
@@ -56,11 +63,11 @@ public struct VectorIndex: Sendable {
     }
 
     /// An index over fp16 rows (binary16 bit patterns, row-major, `occupied.count` rows; free
-    /// rows hold zeros), as a snapshot recorded them; with `quantized`, its int8 copy is made
+    /// rows hold zeros), as a snapshot recorded them; with `int8Components`, its int8 copy is made
     /// from them.
-    /// - Complexity: O(rows · dimension) with `quantized`, else O(rows).
-    init(dimension: Int, quantized: Bool, halves: [UInt16], occupied: [Bool]) {
-        self.init(dimension: dimension, quantized: quantized, precision: .float16)
+    /// - Complexity: O(rows · dimension) with `int8Components`, else O(rows).
+    init(dimension: Int, int8Components: Int?, halves: [UInt16], occupied: [Bool]) {
+        self.init(dimension: dimension, int8Components: int8Components, precision: .float16)
         precondition(halves.count == occupied.count * dimension)
         self.halves = halves
         self.occupied = occupied
