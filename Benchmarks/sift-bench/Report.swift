@@ -173,7 +173,9 @@ enum TableFormat {
                     peerFigure = note
                 }
                 if let int8 = r.number("int8_p50_ms") {
-                    sift += "; int8 scan p50 \(milliseconds(int8)) p95 \(milliseconds(r.number("int8_p95_ms")))"
+                    let coded = r.number("int8_components").map { " (\(Int($0)) components)" } ?? ""
+                    sift += "; int8 scan\(coded) p50 \(milliseconds(int8)) p95 \(milliseconds(r.number("int8_p95_ms")))"
+                    if let recall = r.number("int8_recall_at_10") { sift += String(format: ", top-10 recall %.3f", recall) }
                 }
                 var budgetNotes: [String] = []
                 if r.string("note")?.hasPrefix("stopped") == true, let q = r.number("queries") { budgetNotes.append("\(Int(q)) queries (budget)") }

@@ -341,6 +341,18 @@ void sift_f16_to_f32_portable(const uint16_t *src, float *dst, size_t n) {
     for (size_t j = 0; j < n; j++) dst[j] = f16_to_f32_portable(src[j]);
 }
 
+void sift_prefetch_rows(const void *items, size_t stride, size_t count, int32_t lo, int32_t hi,
+                        const void *a, size_t a_size, const void *b, size_t b_size, const void *c, size_t c_size) {
+    const char *p = (const char *)items;
+    for (size_t i = 0; i < count; i++) {
+        int32_t row = *(const int32_t *)(p + i * stride);
+        if (row < lo || row >= hi) continue;
+        __builtin_prefetch((const char *)a + (size_t)row * a_size, 1, 3);
+        __builtin_prefetch((const char *)b + (size_t)row * b_size, 1, 3);
+        __builtin_prefetch((const char *)c + (size_t)row * c_size, 1, 3);
+    }
+}
+
 size_t sift_next_at_least(const float *x, size_t n, float t) {
 #ifdef SIFT_X86
     if (sift_kernel_level() >= 2) return next_at_least_avx2(x, n, t);

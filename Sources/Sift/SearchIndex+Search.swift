@@ -469,6 +469,9 @@ extension SearchIndex {
             // best `wanted` of them by exact cosine, as the exact scan would have.
             let keywordCandidates = candidates.count
             var best = RowTopK(k: approximate ? vectors?.quantized?.nominees(for: wanted) ?? wanted : wanted)
+            // Without filters a row passes when it holds a vector: one byte a row to read
+            // (vectors.occupied), not the row's 24-byte attributes.
+            let occupied = filter.admitsEveryLiveRow ? vectors?.occupied : nil
             cosine.withUnsafeBufferPointer { cosine in
                 // The score test first: most rows fail it, and the filter rejects free rows anyway.
                 // The threshold search runs in SIMD (LinearAlgebra.nextAtLeast).
@@ -478,7 +481,9 @@ extension SearchIndex {
                 while true {
                     r += LinearAlgebra.nextAtLeast(base + r, count: capacity - r, threshold)
                     guard r < capacity else { break }
-                    if filter.admits(Int32(r)) {
+                    let passes: Bool
+                    if let occupied { passes = r < occupied.count && occupied[r] } else { passes = filter.admits(Int32(r)) }
+                    if passes {
                         best.insert(score: cosine[r], row: Int32(r), precedes: precedes)
                         threshold = best.threshold
                     }

@@ -143,6 +143,10 @@ public actor SearchIndex {
     }
 
     private init(opening configuration: Configuration) throws {
+        if configuration.quantizedScan, let p = configuration.quantizedScanComponents, let d = configuration.embedder?.dimension,
+           p <= 0 || (p < d && p % 32 != 0) {
+            throw IndexError.invalidConfiguration("quantizedScanComponents must be a positive multiple of 32 (or at least the model's \(d) dimensions), got \(p)")
+        }
         self.configuration = configuration
         self.name = configuration.directory?.lastPathComponent ?? ":memory:"
         let started = Date()
@@ -607,6 +611,7 @@ public enum IndexError: Error, CustomStringConvertible, Sendable, Equatable {
     case noBatchOpen
     case clientStateMismatch(expected: String, found: String?)
     case noModel(String)
+    case invalidConfiguration(String)
 
     public var description: String {
         switch self {
@@ -615,6 +620,7 @@ public enum IndexError: Error, CustomStringConvertible, Sendable, Equatable {
         case .clientStateMismatch(let expected, let found):
             "client state mismatch: expected \(expected), the index has \(found ?? "none"); nothing was committed"
         case .noModel(let why): "semantic search needs an embedding model: \(why)"
+        case .invalidConfiguration(let why): "invalid configuration: \(why)"
         }
     }
 }

@@ -2,7 +2,8 @@
 // int8 rows) and over a list of rows, and the fp16 conversions. Plain C so that the compiler can give each loop the
 // widest SIMD the CPU has: on x86-64 the functions check once, at run time, for AVX2 + FMA +
 // F16C and AVX-512 (BW, VNNI) and otherwise run portable loops; elsewhere (arm64) the portable
-// loops, which the compiler vectorises for the baseline. Only Sources/Sift/Vector calls them.
+// loops, which the compiler vectorises for the baseline. Only Sources/Sift/Vector calls them, and
+// the keyword walk its prefetch.
 #ifndef SIFT_KERNELS_H
 #define SIFT_KERNELS_H
 
@@ -25,6 +26,12 @@ void sift_scores_f32_rows(const float *matrix, size_t dim, const int32_t *rows, 
 /// values. `dim` must be a multiple of 64 for the SIMD kernels (others use the portable loop).
 void sift_scores_i8(const int8_t *codes, const float *scales, size_t rows, size_t dim,
                     const int8_t *query, float query_scale, float *out);
+
+/// Prefetches, for each of `count` records `stride` bytes apart whose first four bytes are a
+/// row number in `[lo, hi)`, that row's element of three per-row arrays (`a_size`, `b_size`,
+/// `c_size` bytes an element): the keyword walk's scattered reads, asked for ahead of use.
+void sift_prefetch_rows(const void *items, size_t stride, size_t count, int32_t lo, int32_t hi,
+                        const void *a, size_t a_size, const void *b, size_t b_size, const void *c, size_t c_size);
 
 /// The first `i` in `[0, n)` with `x[i] >= t` (false for NaN), or `n`: where a selection's
 /// threshold test next passes, eight (AVX2) scores a compare.

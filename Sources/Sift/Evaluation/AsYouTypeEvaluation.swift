@@ -12,7 +12,7 @@ extension RetrievalEvaluation {
     /// words, queries the first two title words plus the first four letters of the third (as a
     /// user types) and counts how often the document comes back in the top 3.
     public func asYouType(_ dataset: BEIRDataset, documents: Int, seed: UInt64) async throws -> AsYouTypeReport {
-        let index = try SearchIndex(configuration: .init(directory: nil, embedder: mode == .keyword ? nil : embedder, bm25: bm25, fusion: fusion))
+        let index = try SearchIndex(configuration: indexConfiguration)
         try await index.upsert(dataset.documents.map { SearchableItem(id: ItemID($0.id), domain: "document", title: $0.title, content: $0.text) })
         var eligible = dataset.documents.filter { $0.title.split(whereSeparator: \.isWhitespace).count >= 3 }
         var rng = SplitMix64(seed: seed)

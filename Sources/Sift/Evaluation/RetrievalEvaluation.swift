@@ -57,8 +57,12 @@ public struct RetrievalEvaluation: Sendable {
     public var bm25: BM25Parameters
     public var fusion: FusionParameters
     public var depth: Int
+    /// Rank with the int8 quantized scan, coding this many leading components (nil: all);
+    /// nil: the exact scan (``SearchIndex/Configuration/quantizedScan``).
+    public var quantizedScan: Int??
 
-    public init(mode: SearchMode, embedder: (any Embedder)?, bm25: BM25Parameters = .default, fusion: FusionParameters = .default, depth: Int = 100) {
+    public init(mode: SearchMode, embedder: (any Embedder)?, bm25: BM25Parameters = .default, fusion: FusionParameters = .default, depth: Int = 100, quantizedScan: Int?? = nil) {
+        self.quantizedScan = quantizedScan
         self.mode = mode
         self.embedder = embedder
         self.bm25 = bm25
@@ -66,10 +70,16 @@ public struct RetrievalEvaluation: Sendable {
         self.depth = depth
     }
 
+    /// The in-memory index the evaluation ranks with.
+    var indexConfiguration: SearchIndex.Configuration {
+        .init(directory: nil, embedder: mode == .keyword ? nil : embedder, bm25: bm25, fusion: fusion,
+              quantizedScan: quantizedScan != nil, quantizedScanComponents: quantizedScan ?? nil)
+    }
+
     /// Indexes `dataset`'s corpus and ranks every judged query (or the given query texts).
     public func run(_ dataset: BEIRDataset, queryTexts: [String: String]? = nil) async throws -> Report {
         let started = Date()
-        let index = try SearchIndex(configuration: .init(directory: nil, embedder: mode == .keyword ? nil : embedder, bm25: bm25, fusion: fusion))
+        let index = try SearchIndex(configuration: indexConfiguration)
         let items = dataset.documents.map { SearchableItem(id: ItemID($0.id), domain: "document", title: $0.title, content: $0.text) }
         try await index.upsert(items)
         let indexSeconds = Date().timeIntervalSince(started)

@@ -1,4 +1,5 @@
 import Foundation
+import CSiftKernels
 
 /// An inverted index over the title, keywords and content of every item, scored with BM25F.
 ///
@@ -406,7 +407,8 @@ public struct KeywordIndex: Sendable {
     /// same operations in the same order), without a dictionary for prefix terms or an
     /// allocation per query. Each matching row is listed once in `accumulator.touched`.
     /// - Complexity: O(Σ p) over the postings of the query's terms.
-    func accumulate(_ query: [QueryTerm], into accumulator: inout KeywordAccumulator) {
+    /// - Parameter splitAbove: the postings above which the walk is split (tests lower it).
+    func accumulate(_ query: [QueryTerm], into accumulator: inout KeywordAccumulator, splitAbove: Int = parallelPostings) {
         accumulator.reserve(rows: rowTerms.count)
         let averages = averageLengths
         let k1 = parameters.k1
@@ -426,11 +428,21 @@ public struct KeywordIndex: Sendable {
         // it holds each of them (see `KeywordAccumulator.mayBeginTitle`).
         let wholeWords = query.reduce(0) { $0 + ($1.isPrefix ? 0 : 1) }
         accumulator.requiredTitleTerms = wholeWords <= Int(UInt8.max) ? wholeWords : nil
+        // The query's postings: a long enough walk is split over two cores by row (each half
+        // of the rows on its own thread, every posting read by both, each scored by one), which
+        // keeps every row's sum in the same order, so the scores are the same bit for bit.
+        var volume = 0
+        for term in query { for t in term.terms { if let id = termIDs[t] { volume += postings[Int(id)].count } } }
+        let rows = rowTerms.count
+        let halves = volume >= splitAbove && rows >= 2 && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
         fieldLengths.withUnsafeBufferPointer { lengths in
         scores.withUnsafeMutableBufferPointer { scores in
         best.withUnsafeMutableBufferPointer { best in
         marks.withUnsafeMutableBufferPointer { marks in
         titleHits.withUnsafeMutableBufferPointer { titleHits in
+            // Each pass writes only its own rows of the shared buffers.
+            nonisolated(unsafe) let scores = scores, best = best, marks = marks, titleHits = titleHits
+            let lengths = lengths
             // The expression of `pseudoFrequency` and `accumulate(_:scores:touched:)`, unchanged.
             @inline(__always) func score(_ p: Posting, term: Int32, idf: Float) -> Float {
                 let len = lengths[Int(p.row)]
@@ -441,45 +453,79 @@ public struct KeywordIndex: Sendable {
                 if f.2 > 0 { tf += w2 * Float(f.2) / (1 - b2 + b2 * Float(len.2) / averages.2) }
                 return idf * tf * (k1 + 1) / (k1 + tf)
             }
-            for term in query {
-                if term.isPrefix && term.terms.count > 1 {
-                    // Per row the best expansion, then added once.
-                    for t in term.terms {
-                        guard let id = termIDs[t] else { continue }
-                        postings[Int(id)].withUnsafeBufferPointer { list in
-                            let idf = self.idf(documentFrequency: list.count)
-                            for p in list {
-                                let s = score(p, term: id, idf: idf)
-                                let r = Int(p.row)
-                                if s > best[r] {
-                                    if best[r] == 0 { bestRows.append(p.row) }
-                                    best[r] = s
+            /// The query over the rows in `lo..<hi`.
+            func pass(_ lo: Int32, _ hi: Int32, touched: inout [Int32], bestRows: inout [Int32]) {
+                for term in query {
+                    if term.isPrefix && term.terms.count > 1 {
+                        // Per row the best expansion, then added once.
+                        for t in term.terms {
+                            guard let id = termIDs[t] else { continue }
+                            postings[Int(id)].withUnsafeBufferPointer { list in
+                                let idf = self.idf(documentFrequency: list.count)
+                                for p in list where p.row >= lo && p.row < hi {
+                                    let s = score(p, term: id, idf: idf)
+                                    let r = Int(p.row)
+                                    if s > best[r] {
+                                        if best[r] == 0 { bestRows.append(p.row) }
+                                        best[r] = s
+                                    }
+                                }
+                            }
+                        }
+                        for row in bestRows {
+                            let r = Int(row)
+                            if !marks[r] { marks[r] = true; touched.append(row) }
+                            scores[r] += best[r]
+                            best[r] = 0
+                        }
+                        bestRows.removeAll(keepingCapacity: true)
+                    } else {
+                        let counted = !term.isPrefix && wholeWords <= Int(UInt8.max)
+                        for t in term.terms {
+                            guard let id = termIDs[t] else { continue }
+                            postings[Int(id)].withUnsafeBufferPointer { list in
+                                let idf = self.idf(documentFrequency: list.count)
+                                // Rows' lengths, scores and marks are scattered reads: each block
+                                // asks for those of the block `prefetchDistance` postings ahead.
+                                let n = list.count
+                                var i = 0
+                                while i < n {
+                                    let end = min(i + Self.prefetchBlock, n), ahead = i + Self.prefetchDistance
+                                    if ahead < n, let base = list.baseAddress {
+                                        sift_prefetch_rows(base + ahead, MemoryLayout<Posting>.stride, min(Self.prefetchBlock, n - ahead), lo, hi,
+                                                           lengths.baseAddress, MemoryLayout<(UInt32, UInt32, UInt32)>.stride,
+                                                           scores.baseAddress, MemoryLayout<Float>.stride, marks.baseAddress, MemoryLayout<Bool>.stride)
+                                    }
+                                    for j in i..<end {
+                                        let p = list[j]
+                                        guard p.row >= lo && p.row < hi else { continue }
+                                        let r = Int(p.row)
+                                        if !marks[r] { marks[r] = true; touched.append(p.row) }
+                                        scores[r] += score(p, term: id, idf: idf)
+                                        if counted && p.tf.0 > 0 { titleHits[r] &+= 1 }
+                                    }
+                                    i = end
                                 }
                             }
                         }
                     }
-                    for row in bestRows {
-                        let r = Int(row)
-                        if !marks[r] { marks[r] = true; touched.append(row) }
-                        scores[r] += best[r]
-                        best[r] = 0
-                    }
-                    bestRows.removeAll(keepingCapacity: true)
-                } else {
-                    let counted = !term.isPrefix && wholeWords <= Int(UInt8.max)
-                    for t in term.terms {
-                        guard let id = termIDs[t] else { continue }
-                        postings[Int(id)].withUnsafeBufferPointer { list in
-                            let idf = self.idf(documentFrequency: list.count)
-                            for p in list {
-                                let r = Int(p.row)
-                                if !marks[r] { marks[r] = true; touched.append(p.row) }
-                                scores[r] += score(p, term: id, idf: idf)
-                                if counted && p.tf.0 > 0 { titleHits[r] &+= 1 }
-                            }
-                        }
+                }
+            }
+            if halves == 1 {
+                pass(0, .max, touched: &touched, bestRows: &bestRows)
+            } else {
+                // The upper half's own lists, appended after the lower half's.
+                nonisolated(unsafe) var upperTouched: [Int32] = [], upperBest: [Int32] = []
+                nonisolated(unsafe) var lowerTouched = touched, lowerBest = bestRows
+                let mid = Int32(rows / 2)
+                withoutActuallyEscaping(pass) { pass in
+                    nonisolated(unsafe) let pass = pass
+                    DispatchQueue.concurrentPerform(iterations: 2) { half in
+                        if half == 0 { pass(0, mid, &lowerTouched, &lowerBest) } else { pass(mid, .max, &upperTouched, &upperBest) }
                     }
                 }
+                touched = lowerTouched + upperTouched
+                bestRows = lowerBest
             }
         }
         }
@@ -487,6 +533,12 @@ public struct KeywordIndex: Sendable {
         }
         }
     }
+
+    /// How many postings a query must walk before ``accumulate(_:into:)`` splits the walk over
+    /// two cores: below it, the threads' start-up costs more than the half they save.
+    static let parallelPostings = 20_000
+    /// The keyword walk prefetches each block of postings' rows this many postings ahead.
+    static let prefetchBlock = 16, prefetchDistance = 64
 
     /// The BM25F score of one document, as ``accumulate(_:scores:touched:)`` computes it.
     public func score(_ query: [QueryTerm], row: Int32) -> Float {
@@ -591,7 +643,8 @@ extension Analyzer {
 struct KeywordAccumulator: Sendable {
     /// Per row: the BM25F score of the last query (0 for rows it did not match).
     fileprivate(set) var scores: [Float] = []
-    /// The rows the last query matched, each once, in the order first matched.
+    /// The rows the last query matched, each once, in the order first matched (in the lower
+    /// half of the rows, then in the upper half, when the walk was split over two cores).
     fileprivate(set) var touched: [Int32] = []
     fileprivate var marks: [Bool] = []
     fileprivate var best: [Float] = []

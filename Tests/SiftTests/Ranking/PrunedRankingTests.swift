@@ -131,21 +131,27 @@ struct PrunedRankingTests {
         }
     }
 
-    @Test("The buffered accumulator gives the public accumulator's scores and rows, bit for bit")
-    func accumulatorEqualsReference() {
+    @Test("The buffered accumulator gives the public accumulator's scores and rows, bit for bit, on one core or with its walk split over two",
+          arguments: [Int.max, 0])
+    func accumulatorEqualsReference(splitAbove: Int) {
         let now = Date(timeIntervalSince1970: 1_796_212_800)
         var keyword = KeywordIndex()
         let items = Self.corpus(seed: 9, count: 300, now: now)
         for (r, item) in items.enumerated() { keyword.insert(item, at: Int32(r)) }
         for r in stride(from: 3, to: 300, by: 31) { keyword.remove(row: Int32(r)) }
         keyword.prepareForQueries()
-        var accumulator = KeywordAccumulator()
+        var accumulator = KeywordAccumulator(), serial = KeywordAccumulator()
         for query in Self.queries(seed: 9, items: items, count: 200, now: now) {
             let terms = keyword.queryTerms(query.text, prefixLastTerm: query.prefixLastTerm)
             var scores = [Float](repeating: 0, count: items.count)
             var touched: [Int32] = []
             keyword.accumulate(terms, scores: &scores, touched: &touched)
-            keyword.accumulate(terms, into: &accumulator)
+            keyword.accumulate(terms, into: &accumulator, splitAbove: splitAbove)
+            keyword.accumulate(terms, into: &serial, splitAbove: .max)
+            for r in 0..<items.count {
+                #expect(accumulator.mayBeginTitle(row: Int32(r)) == serial.mayBeginTitle(row: Int32(r)), "\(query.text) row \(r)")
+            }
+            serial.reset()
             #expect(Set(accumulator.touched) == Set(touched), "\(query.text)")
             #expect(accumulator.touched.count == Set(accumulator.touched).count, "each row once")
             for r in 0..<items.count {

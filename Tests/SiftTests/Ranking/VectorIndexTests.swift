@@ -132,6 +132,16 @@ struct VectorIndexTests {
         #expect(approx[3] == 0)
     }
 
+    @Test("A coded prefix that is not a multiple of 32 is refused with a clear error, not a crash")
+    func invalidPrefixRefused() {
+        for p in [0, 40] {
+            #expect(throws: IndexError.invalidConfiguration("quantizedScanComponents must be a positive multiple of 32 (or at least the model's 64 dimensions), got \(p)")) {
+                try SearchIndex(configuration: .init(directory: nil, embedder: WordDirectionEmbedder(), quantizedScan: true, quantizedScanComponents: p))
+            }
+        }
+        #expect(throws: Never.self) { try SearchIndex(configuration: .init(directory: nil, embedder: WordDirectionEmbedder(), quantizedScan: true, quantizedScanComponents: 100)) }
+    }
+
     @Test("Quantised and exact scores agree closely")
     func quantizedScoresClose() {
         let dim = 64
