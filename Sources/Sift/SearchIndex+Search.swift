@@ -1,4 +1,5 @@
 import Foundation
+import CSiftKernels
 
 /// What one index's searches reuse from one query to the next (the actor runs one search at a
 /// time): the keyword accumulator, the per-row cosine and candidate arrays — so that a query
@@ -451,9 +452,19 @@ extension SearchIndex {
             let m = fusion.keywordCandidates
             if mode == .hybrid, m > 0, candidates.count > m {
                 var best = BoundedHeap<Float>(k: m)
-                for row in candidates where !(titled && accumulator.mayBeginTitle(row: row)) {
-                    let score = bm25[Int(row)]
-                    if !best.isFull || score > best.worst! { best.offer(score) { $0 < $1 } }
+                bm25.withUnsafeBufferPointer { scores in
+                    candidates.withUnsafeBufferPointer { rows in
+                        // The rows' scores are scattered reads: asked for 64 rows ahead.
+                        for i in 0..<rows.count {
+                            if i % 16 == 0, i + 64 < rows.count, let base = rows.baseAddress, let s = scores.baseAddress {
+                                sift_prefetch_rows(base + i + 64, 4, min(16, rows.count - i - 64), 0, .max, s, 4, s, 4, s, 4)
+                            }
+                            let row = rows[i]
+                            guard !(titled && accumulator.mayBeginTitle(row: row)) else { continue }
+                            let score = scores[Int(row)]
+                            if !best.isFull || score > best.worst! { best.offer(score) { $0 < $1 } }
+                        }
+                    }
                 }
                 if best.isFull, let floor = best.worst {
                     candidates = candidates.filter { bm25[Int($0)] >= floor || (titled && accumulator.mayBeginTitle(row: $0)) }
@@ -469,26 +480,43 @@ extension SearchIndex {
             // best `wanted` of them by exact cosine, as the exact scan would have.
             let keywordCandidates = candidates.count
             var best = RowTopK(k: approximate ? vectors?.quantized?.nominees(for: wanted) ?? wanted : wanted)
-            // Without filters a row passes when it holds a vector: one byte a row to read
-            // (vectors.occupied), not the row's 24-byte attributes.
-            let occupied = filter.admitsEveryLiveRow ? vectors?.occupied : nil
-            cosine.withUnsafeBufferPointer { cosine in
-                // The score test first: most rows fail it, and the filter rejects free rows anyway.
-                // The threshold search runs in SIMD (LinearAlgebra.nextAtLeast).
-                guard capacity > 0, let base = cosine.baseAddress else { return }
-                var threshold = best.threshold
-                var r = 0
-                while true {
-                    r += LinearAlgebra.nextAtLeast(base + r, count: capacity - r, threshold)
-                    guard r < capacity else { break }
-                    let passes: Bool
-                    if let occupied { passes = r < occupied.count && occupied[r] } else { passes = filter.admits(Int32(r)) }
-                    if passes {
-                        best.insert(score: cosine[r], row: Int32(r), precedes: precedes)
-                        threshold = best.threshold
+            /// The best rows by score that `passes`, offered to `best` (the threshold search runs
+            /// in SIMD, `LinearAlgebra.nextAtLeast`; the score test first: most rows fail it).
+            func nominate(into best: inout RowTopK, precedes: (Int32, Int32) -> Bool, passes: (Int) -> Bool) {
+                cosine.withUnsafeBufferPointer { cosine in
+                    guard capacity > 0, let base = cosine.baseAddress else { return }
+                    var threshold = best.threshold
+                    var r = 0
+                    while true {
+                        r += LinearAlgebra.nextAtLeast(base + r, count: capacity - r, threshold)
+                        guard r < capacity else { break }
+                        if passes(r) {
+                            best.insert(score: cosine[r], row: Int32(r), precedes: precedes)
+                            threshold = best.threshold
+                        }
+                        r += 1
                     }
-                    r += 1
                 }
+            }
+            let k = best.k
+            if filter.admitsEveryLiveRow, let occupied = vectors?.occupied {
+                // No filter applies: the best rows by score, then those without a vector (free
+                // rows) taken out; only if one was does the selection run again, row by row.
+                // Ties with a free row (which has no id) put it after every item, free rows by row.
+                let precedesOrFree = { (a: Int32, b: Int32) -> Bool in
+                    switch (items[Int(a)] == nil, items[Int(b)] == nil) {
+                    case (false, false): precedes(a, b)
+                    case (true, true): a < b
+                    case (let aFree, _): !aFree
+                    }
+                }
+                nominate(into: &best, precedes: precedesOrFree) { _ in true }
+                if best.sorted(precedes: precedesOrFree).contains(where: { !(Int($0.row) < occupied.count && occupied[Int($0.row)]) }) {
+                    best = RowTopK(k: k)
+                    nominate(into: &best, precedes: precedes) { r in r < occupied.count && occupied[r] }
+                }
+            } else {
+                nominate(into: &best, precedes: precedes) { r in filter.admits(Int32(r)) }
             }
             var nominees = best.sorted(precedes: precedes).map(\.row)
             if approximate, let vectors {
@@ -548,7 +576,9 @@ extension SearchIndex {
             report.feedbackTerms = feedbackTerms
             let scale = fusion.keywordFeedbackWeight * Float(terms.count)
             if feedbackSums.count < capacity { feedbackSums += repeatElement(0, count: capacity - feedbackSums.count) }
-            state.keyword.addFeedbackScores(feedbackTerms, admits: { isCandidate[Int($0)] }, into: &feedbackSums, touched: &feedbackRows)
+            isCandidate.withUnsafeBufferPointer { marks in
+                state.keyword.addFeedbackScores(feedbackTerms, admits: { marks[Int($0)] }, table: marks.baseAddress.map(UnsafeRawPointer.init), into: &feedbackSums, touched: &feedbackRows)
+            }
             feedbackAdded.reserveCapacity(feedbackRows.count)
             keywordBeforeFeedback.reserveCapacity(feedbackRows.count)
             for row in feedbackRows {

@@ -389,16 +389,29 @@ public struct KeywordIndex: Sendable {
     /// Calls `body` with each row holding the index term `term` that `admits`, and the term's
     /// BM25F score there (computed only for admitted rows).
     /// - Complexity: O(p) over the term's postings.
+    /// - Parameter table: a per-row table of `tableStride`-byte entries that `admits` reads,
+    ///   prefetched ahead of the walk (its reads are scattered), or nil.
     @inline(__always)
-    func forEachScore(ofTerm term: String, admits: (Int32) -> Bool, _ body: (Int32, Float) -> Void) {
+    func forEachScore(ofTerm term: String, admits: (Int32) -> Bool, table: UnsafeRawPointer? = nil, tableStride: Int = 1, _ body: (Int32, Float) -> Void) {
         guard let id = termIDs[term] else { return }
         let averages = averageLengths
         let k1 = parameters.k1
         postings[Int(id)].withUnsafeBufferPointer { list in
             let idf = self.idf(documentFrequency: list.count)
-            for p in list where admits(p.row) {
-                let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
-                body(p.row, idf * tf * (k1 + 1) / (k1 + tf))
+            let n = list.count
+            var i = 0
+            while i < n {
+                let end = min(i + Self.prefetchBlock, n), ahead = i + Self.prefetchDistance
+                if let table, ahead < n, let base = list.baseAddress {
+                    sift_prefetch_rows(base + ahead, MemoryLayout<Posting>.stride, min(Self.prefetchBlock, n - ahead), 0, .max,
+                                       table, tableStride, table, tableStride, table, tableStride)
+                }
+                for j in i..<end where admits(list[j].row) {
+                    let p = list[j]
+                    let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
+                    body(p.row, idf * tf * (k1 + 1) / (k1 + tf))
+                }
+                i = end
             }
         }
     }

@@ -142,6 +142,32 @@ struct VectorIndexTests {
         #expect(throws: Never.self) { try SearchIndex(configuration: .init(directory: nil, embedder: WordDirectionEmbedder(), quantizedScan: true, quantizedScanComponents: 100)) }
     }
 
+    @Test("Rows freed by deletes never come back as nominees, even when every live row scores below them (exact and int8 scans)",
+          arguments: [false, true])
+    func freedRowsNeverNominated(quantized: Bool) async throws {
+        // Each item's vector is the negated direction of its word, so a query for the word
+        // scores every live item negatively, below the freed rows' zeros.
+        struct Negated: Embedder {
+            let base = WordDirectionEmbedder()
+            var dimension: Int { base.dimension }
+            var fingerprint: String { "negated-" + base.fingerprint }
+            func embed(_ text: String, into output: UnsafeMutableBufferPointer<Float>) {
+                base.embed(text, into: output)
+                if !text.hasPrefix("query ") { for i in 0..<output.count { output[i] = -output[i] } }
+            }
+        }
+        let index = try SearchIndex(configuration: .init(directory: nil, embedder: Negated(), quantizedScan: quantized))
+        let items = (0..<40).map { SearchableItem(id: ItemID(String(format: "n-%02d", $0)), title: "walrus", content: "walrus") }
+        try await index.upsert(items)
+        _ = try await index.delete(ids: (0..<40).filter { $0 % 3 == 0 }.map { ItemID(String(format: "n-%02d", $0)) })
+        let live = Set((0..<40).filter { $0 % 3 != 0 }.map { String(format: "n-%02d", $0) })
+        let results = try await index.search(SearchQuery("query walrus", limit: 50, mode: .semantic, understandsPhrases: false, correctsSpelling: false)).results
+        #expect(results.count == live.count)
+        #expect(Set(results.map(\.id.rawValue)) == live)
+        #expect(results.allSatisfy { $0.score < 0 })
+        try await index.checkInvariants()
+    }
+
     @Test("Quantised and exact scores agree closely")
     func quantizedScoresClose() {
         let dim = 64
