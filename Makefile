@@ -21,7 +21,7 @@ model: deps
 
 bench: deps
 	$(SWIFT) build -c release --product sift-bench
-	.build/release/sift-bench --json Benchmarks/results.json --svg Benchmarks/results.svg
+	.build/release/sift-bench --int8-components 128 --json Benchmarks/results.json --svg Benchmarks/results.svg
 
 # The ranking-quality gate CI runs when ../shared/datasets is present.
 quality: build
