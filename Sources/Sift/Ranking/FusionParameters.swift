@@ -20,11 +20,12 @@ public struct FusionParameters: Sendable, Equatable {
     public var semanticCandidates: Int
     /// Hybrid mode: how many keyword matches are candidates — every match scoring at least the
     /// N-th best BM25F (so ties at the bound all stay), and besides them every match whose title
-    /// may begin with the query; 0 (the default) takes every match. Bounds the work of a query whose words match much of a large index: at 1M
-    /// synthetic items, 2,000 took hybrid p50 from ~37 to ~27 ms (fp16 rows) and to ~18 ms with
-    /// the int8 scan (`Benchmarks/RESULTS.md`). Not the default: at 2,000, SciFact train and
-    /// Cranfield hybrid nDCG@10 moved within noise (0.7201 → 0.7203, 0.4096 → 0.4096) but the
-    /// as-you-type gate lost one document of 500 (0.988 → 0.986).
+    /// may begin with the query; 0 (the default) takes every match. Bounds the work of a query
+    /// whose words match much of a large index: at 1M synthetic items, 2,000 took hybrid p50 from
+    /// 33–36 to 23 ms with fp16 rows, and to 11.3 ms with the int8 copy of the first 128
+    /// components (`Benchmarks/RESULTS.md`, the large-index configuration). Not the default: at
+    /// 2,000, SciFact train and Cranfield hybrid nDCG@10 moved within noise (0.7201 → 0.7203,
+    /// 0.4096 → 0.4096) but the as-you-type gate lost one document of 500 (0.988 → 0.986).
     public var keywordCandidates: Int
     /// Cosine at or above which an item counts as matching the query in the semantic half
     /// (donations only lift matching items).
