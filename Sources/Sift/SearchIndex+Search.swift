@@ -1,5 +1,4 @@
 import Foundation
-import CSiftKernels
 
 /// What one index's searches reuse from one query to the next (the actor runs one search at a
 /// time): the keyword accumulator, the per-row cosine and candidate arrays — so that a query
@@ -454,11 +453,9 @@ extension SearchIndex {
                 var best = BoundedHeap<Float>(k: m)
                 bm25.withUnsafeBufferPointer { scores in
                     candidates.withUnsafeBufferPointer { rows in
-                        // The rows' scores are scattered reads: asked for 64 rows ahead.
+                        // The rows' scores are scattered reads.
                         for i in 0..<rows.count {
-                            if i % 16 == 0, i + 64 < rows.count, let base = rows.baseAddress, let s = scores.baseAddress {
-                                sift_prefetch_rows(base + i + 64, 4, min(16, rows.count - i - 64), 0, .max, s, 4, s, 4, s, 4)
-                            }
+                            if i % ScatteredReads.block == 0 { ScatteredReads.prefetch(rows, before: i, (UnsafeRawPointer(scores.baseAddress), MemoryLayout<Float>.stride)) }
                             let row = rows[i]
                             guard !(titled && accumulator.mayBeginTitle(row: row)) else { continue }
                             let score = scores[Int(row)]

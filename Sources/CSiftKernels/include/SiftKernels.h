@@ -3,7 +3,7 @@
 // widest SIMD the CPU has: on x86-64 the functions check once, at run time, for AVX2 + FMA +
 // F16C and AVX-512 (BW, VNNI) and otherwise run portable loops; elsewhere (arm64) the portable
 // loops, which the compiler vectorises for the baseline. Only Sources/Sift/Vector calls them, and
-// the keyword walk its prefetch.
+// Support/ScatteredReads.swift the prefetch.
 #ifndef SIFT_KERNELS_H
 #define SIFT_KERNELS_H
 

@@ -1,5 +1,4 @@
 import Foundation
-import CSiftKernels
 
 /// An inverted index over the title, keywords and content of every item, scored with BM25F.
 ///
@@ -398,20 +397,13 @@ public struct KeywordIndex: Sendable {
         let k1 = parameters.k1
         postings[Int(id)].withUnsafeBufferPointer { list in
             let idf = self.idf(documentFrequency: list.count)
-            let n = list.count
-            var i = 0
-            while i < n {
-                let end = min(i + Self.prefetchBlock, n), ahead = i + Self.prefetchDistance
-                if let table, ahead < n, let base = list.baseAddress {
-                    sift_prefetch_rows(base + ahead, MemoryLayout<Posting>.stride, min(Self.prefetchBlock, n - ahead), 0, .max,
-                                       table, tableStride, table, tableStride, table, tableStride)
-                }
-                for j in i..<end where admits(list[j].row) {
+            for i in stride(from: 0, to: list.count, by: ScatteredReads.block) {
+                if let table { ScatteredReads.prefetch(list, before: i, (table, tableStride)) }
+                for j in i..<min(i + ScatteredReads.block, list.count) where admits(list[j].row) {
                     let p = list[j]
                     let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
                     body(p.row, idf * tf * (k1 + 1) / (k1 + tf))
                 }
-                i = end
             }
         }
     }
@@ -498,18 +490,13 @@ public struct KeywordIndex: Sendable {
                             guard let id = termIDs[t] else { continue }
                             postings[Int(id)].withUnsafeBufferPointer { list in
                                 let idf = self.idf(documentFrequency: list.count)
-                                // Rows' lengths, scores and marks are scattered reads: each block
-                                // asks for those of the block `prefetchDistance` postings ahead.
-                                let n = list.count
-                                var i = 0
-                                while i < n {
-                                    let end = min(i + Self.prefetchBlock, n), ahead = i + Self.prefetchDistance
-                                    if ahead < n, let base = list.baseAddress {
-                                        sift_prefetch_rows(base + ahead, MemoryLayout<Posting>.stride, min(Self.prefetchBlock, n - ahead), lo, hi,
-                                                           lengths.baseAddress, MemoryLayout<(UInt32, UInt32, UInt32)>.stride,
-                                                           scores.baseAddress, MemoryLayout<Float>.stride, marks.baseAddress, MemoryLayout<Bool>.stride)
-                                    }
-                                    for j in i..<end {
+                                // Rows' lengths, scores and marks are scattered reads.
+                                for i in stride(from: 0, to: list.count, by: ScatteredReads.block) {
+                                    ScatteredReads.prefetch(list, before: i, rows: lo..<hi,
+                                                            (UnsafeRawPointer(lengths.baseAddress), MemoryLayout<(UInt32, UInt32, UInt32)>.stride),
+                                                            (UnsafeRawPointer(scores.baseAddress), MemoryLayout<Float>.stride),
+                                                            (UnsafeRawPointer(marks.baseAddress), MemoryLayout<Bool>.stride))
+                                    for j in i..<min(i + ScatteredReads.block, list.count) {
                                         let p = list[j]
                                         guard p.row >= lo && p.row < hi else { continue }
                                         let r = Int(p.row)
@@ -517,7 +504,6 @@ public struct KeywordIndex: Sendable {
                                         scores[r] += score(p, term: id, idf: idf)
                                         if counted && p.tf.0 > 0 { titleHits[r] &+= 1 }
                                     }
-                                    i = end
                                 }
                             }
                         }
@@ -550,8 +536,6 @@ public struct KeywordIndex: Sendable {
     /// How many postings a query must walk before ``accumulate(_:into:)`` splits the walk over
     /// two cores: below it, the threads' start-up costs more than the half they save.
     static let parallelPostings = 20_000
-    /// The keyword walk prefetches each block of postings' rows this many postings ahead.
-    static let prefetchBlock = 16, prefetchDistance = 64
 
     /// The BM25F score of one document, as ``accumulate(_:scores:touched:)`` computes it.
     public func score(_ query: [QueryTerm], row: Int32) -> Float {
