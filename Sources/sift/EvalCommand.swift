@@ -19,7 +19,7 @@ enum EvalCommand: Command {
             OptionSpec(names: ["--fusion"], value: "METHOD", help: "hybrid fusion to try: linear:ALPHA or rrf:K"),
             OptionSpec(names: ["--candidates"], value: "N", help: "semantic candidates joining the keyword matches (default 100)"),
             OptionSpec(names: ["--feedback"], value: "D,W", help: "vector feedback to try: first-pass documents, weight (default 3,2; 0,0 off)"),
-            OptionSpec(names: ["--keyword-candidates"], value: "N", help: "keyword matches taken as hybrid candidates, the best by BM25F and those whose title may begin with the query (default 0: all)"),
+            OptionSpec(names: ["--keyword-candidates"], value: "N", help: "keyword matches taken as hybrid candidates: those at or above the N-th best BM25F (ties kept) and those whose title may begin with the query (default 0: all)"),
             OptionSpec(names: ["--int8"], value: nil, help: "rank with the int8 quantized scan (nominees re-scored exactly)"),
             OptionSpec(names: ["--int8-components"], value: "P", help: "with --int8: code only each vector's first P components (a multiple of 32)"),
             OptionSpec(names: ["--keyword-feedback"], value: "D,T,W", help: "keyword feedback to try: first-pass documents, terms, weight (default 1,20,0.4; 0,0,0 off)"),
@@ -76,18 +76,15 @@ enum EvalCommand: Command {
         if a.value("--keyword-candidates") != nil {
             fusion.keywordCandidates = try a.int("--keyword-candidates", default: 0, range: 0...100_000_000)
         }
-        var quantized: Int?? = nil
-        if a.flag("--int8") {
-            quantized = .some(nil)
-            if a.value("--int8-components") != nil {
-                let p = try a.int("--int8-components", default: 0, range: 32...8192)
-                guard p % 32 == 0 else { throw UsageError("--int8-components expects a multiple of 32, got \(p)") }
-                quantized = .some(p)
-            }
-        } else if a.value("--int8-components") != nil {
-            throw UsageError("--int8-components needs --int8")
+        var components: Int?
+        if a.value("--int8-components") != nil {
+            guard a.flag("--int8") else { throw UsageError("--int8-components needs --int8") }
+            let p = try a.int("--int8-components", default: 0, range: 32...8192)
+            guard p % 32 == 0 else { throw UsageError("--int8-components expects a multiple of 32, got \(p)") }
+            components = p
         }
-        let evaluation = RetrievalEvaluation(mode: mode, embedder: embedder, bm25: bm25, fusion: fusion, quantizedScan: quantized)
+        let evaluation = RetrievalEvaluation(
+            mode: mode, embedder: embedder, bm25: bm25, fusion: fusion, quantizedScan: a.flag("--int8"), quantizedScanComponents: components)
 
         if a.value("--as-you-type") != nil {
             let n = try a.int("--as-you-type", default: 500, range: 1...1_000_000)

@@ -57,12 +57,17 @@ public struct RetrievalEvaluation: Sendable {
     public var bm25: BM25Parameters
     public var fusion: FusionParameters
     public var depth: Int
-    /// Rank with the int8 quantized scan, coding this many leading components (nil: all);
-    /// nil: the exact scan (``SearchIndex/Configuration/quantizedScan``).
-    public var quantizedScan: Int??
+    /// Rank with the int8 quantized scan (``SearchIndex/Configuration/quantizedScan``), its
+    /// copy coding `quantizedScanComponents` leading components (nil: all).
+    public var quantizedScan: Bool
+    public var quantizedScanComponents: Int?
 
-    public init(mode: SearchMode, embedder: (any Embedder)?, bm25: BM25Parameters = .default, fusion: FusionParameters = .default, depth: Int = 100, quantizedScan: Int?? = nil) {
+    public init(
+        mode: SearchMode, embedder: (any Embedder)?, bm25: BM25Parameters = .default, fusion: FusionParameters = .default, depth: Int = 100,
+        quantizedScan: Bool = false, quantizedScanComponents: Int? = nil
+    ) {
         self.quantizedScan = quantizedScan
+        self.quantizedScanComponents = quantizedScanComponents
         self.mode = mode
         self.embedder = embedder
         self.bm25 = bm25
@@ -73,7 +78,7 @@ public struct RetrievalEvaluation: Sendable {
     /// The in-memory index the evaluation ranks with.
     var indexConfiguration: SearchIndex.Configuration {
         .init(directory: nil, embedder: mode == .keyword ? nil : embedder, bm25: bm25, fusion: fusion,
-              quantizedScan: quantizedScan != nil, quantizedScanComponents: quantizedScan ?? nil)
+              quantizedScan: quantizedScan, quantizedScanComponents: quantizedScanComponents)
     }
 
     /// Indexes `dataset`'s corpus and ranks every judged query (or the given query texts).

@@ -36,7 +36,7 @@ public struct QuantizedRows: Sendable {
     /// Rows in the buffer, free ones included.
     public var capacity: Int { scales.count }
 
-    /// Quantises `vector` into `row`. - Complexity: O(dimension), amortised.
+    /// Quantises `vector` into `row`. - Complexity: O(components), amortised.
     public mutating func set(row: Int32, vector: [Float]) {
         let r = Int(row)
         if r >= scales.count {
@@ -55,7 +55,7 @@ public struct QuantizedRows: Sendable {
         }
     }
 
-    /// Zeroes `row`. - Complexity: O(dimension).
+    /// Zeroes `row`. - Complexity: O(components).
     public mutating func remove(row: Int32) {
         let r = Int(row)
         guard r < scales.count else { return }
@@ -77,15 +77,15 @@ public struct QuantizedRows: Sendable {
     public func approximateScores(for query: [Float], into scores: inout [Float]) {
         precondition(query.count == dimension)
         if scores.count < capacity { scores += repeatElement(0, count: capacity - scores.count) }
-        let dimension = components
-        let peak = query[0..<dimension].reduce(Float(0)) { max($0, abs($1)) }
+        let coded = components
+        let peak = query[0..<coded].reduce(Float(0)) { max($0, abs($1)) }
         guard peak > 0 else {
             for r in 0..<capacity { scores[r] = 0 }
             return
         }
         let qScale = peak / 127
-        var q8 = [Int8](repeating: 0, count: dimension)
-        for j in 0..<dimension { q8[j] = Int8(clamping: Int((query[j] / qScale).rounded())) }
+        var q8 = [Int8](repeating: 0, count: coded)
+        for j in 0..<coded { q8[j] = Int8(clamping: Int((query[j] / qScale).rounded())) }
         let rows = capacity
         codes.withUnsafeBufferPointer { c in
             q8.withUnsafeBufferPointer { q in
@@ -94,10 +94,10 @@ public struct QuantizedRows: Sendable {
                         let c = SharedPointer(c.baseAddress!), q = SharedPointer(q.baseAddress!)
                         let s = SharedPointer(s.baseAddress!), out = SharedPointer(out.baseAddress!)
                         // Exact int32 sums of int8 products (|code · q| ≤ 127²), then scaled.
-                        VectorIndex.forEachChunk(rows: rows, bytesPerRow: dimension) { range in
+                        VectorIndex.forEachChunk(rows: rows, bytesPerRow: coded) { range in
                             LinearAlgebra.int8RowDots(
-                                codes: c.pointer + range.lowerBound * dimension, scales: s.pointer + range.lowerBound,
-                                rows: range.count, columns: dimension, query: q.pointer, queryScale: qScale,
+                                codes: c.pointer + range.lowerBound * coded, scales: s.pointer + range.lowerBound,
+                                rows: range.count, columns: coded, query: q.pointer, queryScale: qScale,
                                 into: out.pointer + range.lowerBound)
                         }
                     }
