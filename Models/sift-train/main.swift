@@ -87,10 +87,11 @@ func train(_ o: Options) throws {
     let typoTop = try o.int("typo-top", 60000), typoCopies = try o.int("typo-copies", 2)
     let typoWeight = try o.float("typo-weight", 0.5)
     let wordWeight = try o.float("word-example-weight", 1), sentenceWeight = try o.float("sentence-example-weight", 1)
+    let documentWeight = try o.float("document-example-weight", 1)
     let seed = UInt64(try o.int("seed", 20261202))
     let center = !o.flags.contains("no-center")
     log("sift-train train: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
-    log("config: dim \(dim), buckets 2^\(bits), n-grams \(featurizer.minN)...\(featurizer.maxN), bigrams \(featurizer.usesBigrams), kind weights word \(featurizer.wordWeight) char \(featurizer.charWeight) bigram \(featurizer.bigramWeight), lambda \(solver.lambda), iterations \(solver.iterations), typos top \(typoTop) × \(typoCopies) weight \(typoWeight), example weights word \(wordWeight) sentence \(sentenceWeight), centre \(center), seed \(seed)")
+    log("config: dim \(dim), buckets 2^\(bits), n-grams \(featurizer.minN)...\(featurizer.maxN), bigrams \(featurizer.usesBigrams), kind weights word \(featurizer.wordWeight) char \(featurizer.charWeight) bigram \(featurizer.bigramWeight), lambda \(solver.lambda), iterations \(solver.iterations), typos top \(typoTop) × \(typoCopies) weight \(typoWeight), example weights word \(wordWeight) sentence \(sentenceWeight) document \(documentWeight), centre \(center), seed \(seed)")
 
     // Teacher cache.
     var t0 = Date()
@@ -116,6 +117,8 @@ func train(_ o: Options) throws {
         return (texts, vectors)
     }
     let extraWords = try extra("extra-words"), extraSentences = try extra("extra-sentences")
+    // Whole documents (title + text, as the index embeds them), fitted with their own weight.
+    let extraDocuments = try extra("extra-documents")
     var words = wordRows
     if let limit = o.string("word-limit").flatMap(Int.init), limit < words.count {
         words = Array(words.prefix(limit))
@@ -131,6 +134,9 @@ func train(_ o: Options) throws {
     wordVectors += extraWords.vectors
     sentences += extraSentences.texts
     sentenceVectors += extraSentences.vectors
+    sentences += extraDocuments.texts
+    sentenceVectors += extraDocuments.vectors
+    let firstDocument = sentences.count - extraDocuments.texts.count
     let nW = words.count, nS = sentences.count
     log("teacher cache: \(nW) words, \(nS) sentences (\(elapsed(t0)))")
 
@@ -198,7 +204,8 @@ func train(_ o: Options) throws {
         if set.addNGramsOnly(words[i], target: i, weight: ngramWeight) { ngramCount += 1 }
     }
     if ngramCount > 0 { log("n-gram-only copies: \(ngramCount) words, weight \(ngramWeight)") }
-    for (j, s) in sentences.enumerated() where !set.add(s, target: nW + j, weight: sentenceWeight) { skipped += 1 }
+    for (j, s) in sentences.enumerated()
+    where !set.add(s, target: nW + j, weight: j < firstDocument ? sentenceWeight : documentWeight) { skipped += 1 }
     set.finish()
     log("design: \(set.exampleCount) examples (\(typoCount) typo copies, \(skipped) texts without terms), \(set.termCount) distinct terms, \(set.featureNonZeros) non-zeros (\(elapsed(t0)))")
 

@@ -18,7 +18,7 @@ enum EvalCommand: Command {
             OptionSpec(names: ["--bm25"], value: "K1,B,WT,WK,WC", help: "BM25F parameters to try: k1, b, and the title, keywords and content weights"),
             OptionSpec(names: ["--fusion"], value: "METHOD", help: "hybrid fusion to try: linear:ALPHA or rrf:K"),
             OptionSpec(names: ["--candidates"], value: "N", help: "semantic candidates joining the keyword matches (default 100)"),
-            OptionSpec(names: ["--feedback"], value: "D,W", help: "vector feedback to try: first-pass documents, weight (default 3,2; 0,0 off)"),
+            OptionSpec(names: ["--feedback"], value: "D,W", help: "vector feedback to try: first-pass documents, weight (default 3,1; 0,0 off)"),
             OptionSpec(names: ["--keyword-candidates"], value: "N", help: "keyword matches taken as hybrid candidates: those at or above the N-th best BM25F (ties kept) and those whose title may begin with the query (default 0: all)"),
             OptionSpec(names: ["--int8"], value: nil, help: "rank with the int8 quantized scan (nominees re-scored exactly)"),
             OptionSpec(names: ["--int8-components"], value: "P", help: "with --int8: code only each vector's first P components (a multiple of 32)"),
