@@ -30,17 +30,19 @@ def main():
     seen_docs, documents = set(), []
     for raw in a.corpus.read_text(encoding="utf-8").splitlines():
         d = json.loads(raw)
-        parts = [d.get("title") or ""] + SENT_RE.split(d.get("text") or "")
+        title, text = d.get("title") or "", d.get("text") or ""
+        document = title + " " + text
+        parts = [title] + SENT_RE.split(text)
         for p in parts:
             p = " ".join(p.split())
             if len(p) >= 8 and p not in seen:
                 seen.add(p)
                 lines.append(p)
-        whole = " ".join(((d.get("title") or "") + " " + (d.get("text") or "")).split())
+        whole = " ".join(document.split())
         if whole and whole not in seen_docs:
             seen_docs.add(whole)
             documents.append(whole)
-        for w in WORD_RE.findall(((d.get("title") or "") + " " + (d.get("text") or "")).lower()):
+        for w in WORD_RE.findall(document.lower()):
             counts[w] += 1
     a.outdir.mkdir(parents=True, exist_ok=True)
     (a.outdir / "domain_sentences.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
