@@ -81,7 +81,8 @@ struct RecordReader {
 }
 
 extension StoredItem {
-    static let encodingVersion: UInt8 = 1
+    /// 2: ends with a checksum (``RecordChecksum``); 1 is still read.
+    static let encodingVersion: UInt8 = 2
 
     func encoded() -> [UInt8] {
         let text = item.id.rawValue.utf8.count + item.domain.utf8.count + item.title.utf8.count + item.content.utf8.count
@@ -99,12 +100,12 @@ extension StoredItem {
         if let hint = item.rankingHint { w.u8(1); w.u32(UInt32(bitPattern: Int32(clamping: hint))) } else { w.u8(0) }
         w.optionalString(item.displayName)
         if let vector { w.u8(1); w.floats(vector) } else { w.u8(0) }
-        return w.bytes
+        return RecordChecksum.appended(to: w.bytes)
     }
 
     init(decoding bytes: [UInt8]) throws {
-        var r = try RecordReader(bytes)
-        guard r.version == Self.encodingVersion else { throw RecordReader.Malformed(description: "unknown item record version \(r.version)") }
+        var r = try RecordReader(try RecordChecksum.body(of: bytes, kind: "item"))
+        guard r.version == 1 || r.version == Self.encodingVersion else { throw RecordReader.Malformed(description: "unknown item record version \(r.version)") }
         var item = SearchableItem(id: ItemID(try r.string()))
         item.domain = try r.string()
         item.title = try r.string()
@@ -124,7 +125,8 @@ extension StoredItem {
 }
 
 extension Donation {
-    static let encodingVersion: UInt8 = 1
+    /// 2: ends with a checksum (``RecordChecksum``); 1 is still read.
+    static let encodingVersion: UInt8 = 2
 
     func encoded() -> [UInt8] {
         var w = RecordWriter(version: Self.encodingVersion)
@@ -132,16 +134,17 @@ extension Donation {
         w.string(intent)
         w.optionalString(surface)
         w.f64(date.timeIntervalSince1970)
-        return w.bytes
+        return RecordChecksum.appended(to: w.bytes)
     }
 
     init(decoding bytes: [UInt8]) throws {
-        var r = try RecordReader(bytes)
-        guard r.version == Self.encodingVersion else { throw RecordReader.Malformed(description: "unknown donation record version \(r.version)") }
+        var r = try RecordReader(try RecordChecksum.body(of: bytes, kind: "donation"))
+        guard r.version == 1 || r.version == Self.encodingVersion else { throw RecordReader.Malformed(description: "unknown donation record version \(r.version)") }
         let id = ItemID(try r.string())
         let intent = try r.string()
         let surface = try r.optionalString()
         let date = Date(timeIntervalSince1970: try r.f64())
+        guard r.isAtEnd else { throw RecordReader.Malformed(description: "trailing bytes in donation record") }
         self.init(intent: intent, itemID: id, surface: surface, date: date)
     }
 }

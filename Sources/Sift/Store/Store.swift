@@ -75,8 +75,10 @@ enum StoreMutation {
 /// on `key`: its ~1.4 KB records fit in the table's pages, where the `WITHOUT ROWID` table of
 /// version 1 (an index b-tree, whose local payload limit is ~1 KB) spilled every record into an
 /// overflow page of its own — 4 KB a record, written twice (WAL, checkpoint) on every commit.
+/// Version 3 added checksums to the records (``RecordChecksum``): nothing is rewritten, but a
+/// Sift that does not know them would take every new record for a damaged one.
 final class Store {
-    static let schemaVersion: Int64 = 2
+    static let schemaVersion: Int64 = 3
     static let generationSetting = "generation"
     static let fileName = "index.sqlite"
     static let keyCheck = Array("sift key check".utf8)
@@ -85,10 +87,15 @@ final class Store {
     let database: SQLiteDatabase
     let codec: any RecordCodec
     var path: String { database.path }
+    /// What the open tightened to owner-only, or found too wide when read-only
+    /// (``StorePermissions``), for the index to log.
+    private(set) var permissionNotes: [String] = []
 
     /// Opens the store in `directory` (created if missing), or an in-memory store for nil.
-    /// With `readOnly`, nothing is created and every write fails (SQLITE_READONLY).
-    init(directory: URL?, codec: any RecordCodec = PlainCodec(), readOnly: Bool = false) throws(StoreError) {
+    /// With `readOnly`, nothing is created and every write fails (SQLITE_READONLY). With
+    /// `salvaging` (check and repair only), the settings are not verified and nothing is
+    /// migrated, so that the records of a store whose settings are damaged can still be read.
+    init(directory: URL?, codec: any RecordCodec = PlainCodec(), readOnly: Bool = false, salvaging: Bool = false) throws(StoreError) {
         self.directory = directory
         self.codec = codec
         var path = ":memory:"
@@ -98,13 +105,8 @@ final class Store {
                 guard FileManager.default.fileExists(atPath: path) else {
                     throw StoreError(code: -1, message: "no index here to open read-only (the file does not exist)", path: path)
                 }
-            } else {
-                do {
-                    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                } catch {
-                    throw StoreError(code: -1, message: "cannot create the index directory: \((error as NSError).localizedDescription)", path: directory.path)
-                }
             }
+            permissionNotes = try StorePermissions.prepare(directory, databaseFile: Store.fileName, readOnly: readOnly)
         } else if readOnly {
             throw StoreError(code: -1, message: "an in-memory index cannot be opened read-only", path: path)
         }
@@ -118,8 +120,12 @@ final class Store {
         }
         do {
             if !readOnly { try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA secure_delete=ON;") }
-            try migrate(readOnly: readOnly)
-            try checkScheme()
+            if salvaging {
+                try checkSalvageable()
+            } else {
+                try migrate(readOnly: readOnly)
+                try checkScheme()
+            }
         } catch let error as StoreError {
             throw Self.diagnose(error, directory: directory)
         } catch {
@@ -137,9 +143,10 @@ final class Store {
                 path: path)
         }
         if version == Store.schemaVersion { return }
-        // Version 2 only added the generation: a read-only open reads a version 1 store as it is
-        // (with no generation, so no snapshot is trusted).
-        if readOnly && version == 1 { return }
+        // Version 2 only added the generation, version 3 record checksums: a read-only open reads
+        // a version 1 store as it is (with no generation, so no snapshot is trusted), and a
+        // version 2 store as it is.
+        if readOnly && (version == 1 || version == 2) { return }
         if readOnly {
             throw StoreError(code: -1, message: "the store has schema version \(version) and needs migrating to \(Store.schemaVersion), which a read-only open cannot do", path: path)
         }
@@ -273,7 +280,7 @@ final class Store {
         try database.query("SELECT value FROM meta WHERE key = ?", [.blob(key)]) { value = $0.blob(0) }
         guard let value else { return nil }
         do {
-            let bytes = try codec.open(value, context: key)
+            let bytes = try RecordChecksum.metaText(try codec.open(value, context: key))
             guard let s = String(validating: bytes, as: UTF8.self) else { throw RecordReader.Malformed(description: "invalid UTF-8") }
             return s
         } catch { throw damaged("the \(name) entry", error) }
@@ -323,7 +330,7 @@ final class Store {
             for mutation in mutations { try apply(mutation) }
             for (name, value) in meta.sorted(by: { $0.key < $1.key }) {
                 let key = codec.lookupKey("meta:" + name)
-                try database.query("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", [.blob(key), .blob(try codec.seal(Array(value.utf8), context: key))])
+                try database.query("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", [.blob(key), .blob(try codec.seal(RecordChecksum.framedMeta(Array(value.utf8)), context: key))])
             }
             let current = StoreGeneration.random(counter: previous.counter &+ 1)
             try database.query("UPDATE settings SET value = ? WHERE name = ?", [.text(current.description), .text(Self.generationSetting)])

@@ -304,7 +304,9 @@ extension Reliability {
             let donationSeeds = (0..<5).map { Donation(intent: "open\($0)", itemID: ItemID("r\($0)"), surface: $0 % 2 == 0 ? "search" : nil, date: Date(timeIntervalSince1970: 1e9)).encoded() }
             var decoded = 0, rejected = 0
             for _ in 0..<Self.iterations {
-                let bytes = mutator.mutate(rng.pick(seeds), maximumSteps: 3)
+                // Half the mutants get their checksum recomputed, so the decoder behind it is fuzzed too.
+                let mutant = mutator.mutate(rng.pick(seeds), maximumSteps: 3)
+                let bytes = rng.chance(0.5) ? RecordChecksum.resealed(mutant) : mutant
                 do {
                     _ = try StoredItem(decoding: bytes)
                     decoded += 1
@@ -313,7 +315,8 @@ extension Reliability {
                     #expect(!"\(error)".isEmpty)
                 }
                 do {
-                    _ = try Donation(decoding: mutator.mutate(rng.pick(donationSeeds), maximumSteps: 2))
+                    let donation = mutator.mutate(rng.pick(donationSeeds), maximumSteps: 2)
+                    _ = try Donation(decoding: rng.chance(0.5) ? RecordChecksum.resealed(donation) : donation)
                 } catch {
                     #expect(!"\(error)".isEmpty)
                 }
