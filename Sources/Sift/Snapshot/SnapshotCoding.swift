@@ -97,6 +97,8 @@ final class SnapshotWriter {
             buffer.deallocate()
             throw SnapshotRejection("cannot create the snapshot file (\(reason))")
         }
+        // 0600 whatever the umask (which can only have taken bits away).
+        _ = fchmod(fd, StorePermissions.fileMode)
     }
 
     deinit {
