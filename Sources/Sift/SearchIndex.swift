@@ -152,6 +152,7 @@ public actor SearchIndex {
         let started = Date()
         let store = try Store(directory: configuration.directory, codec: configuration.codec, readOnly: configuration.readOnly)
         self.store = store
+        Self.logPermissions(store.permissionNotes, configuration: configuration, name: name)
         let fingerprint = configuration.vectorFingerprint
         var loaded: IndexState?
         var rebuiltWhy: String?

@@ -3,7 +3,7 @@ import Sift
 
 nonisolated(unsafe) let commands: [any Command.Type] = [
     IndexCommand.self, SearchCommand.self, DeleteCommand.self, DonateCommand.self, SuggestCommand.self,
-    StatsCommand.self, EmbedCommand.self, EvalCommand.self,
+    StatsCommand.self, EmbedCommand.self, EvalCommand.self, CheckCommand.self,
 ]
 
 func topLevelHelp() -> String {

@@ -277,7 +277,7 @@ enum IndexSnapshot {
         }
     }
 
-    private static func readKey(_ r: inout SnapshotReader) throws(SnapshotRejection) -> Key {
+    static func readKey(_ r: inout SnapshotReader) throws(SnapshotRejection) -> Key {
         let generation = StoreGeneration(counter: try r.u64(), tag: try r.u64())
         let flags = try r.u32()
         guard flags == 0 else { throw SnapshotRejection("the snapshot has flags \(flags), this Sift reads only plain snapshots") }
