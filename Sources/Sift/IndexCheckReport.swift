@@ -47,9 +47,7 @@ public struct IndexCheckReport: Sendable, Equatable {
 
     /// The ids of the unreadable items that are known by id (in a plain store, all of them);
     /// the host app indexes these again after a repair.
-    public var unreadableItemIDs: [ItemID] {
-        Array(Set(unreadable.filter { $0.kind == .item }.compactMap(\.id))).sorted()
-    }
+    public var unreadableItemIDs: [ItemID] { unreadable.itemIDs }
 }
 
 /// What ``SearchIndex/repair(configuration:)`` did.
@@ -70,9 +68,7 @@ public struct IndexRepairReport: Sendable, Equatable {
     public var snapshotWritten: Bool
 
     /// The dropped items known by id: the host app indexes these again.
-    public var idsToReindex: [ItemID] {
-        Array(Set(dropped.filter { $0.kind == .item }.compactMap(\.id))).sorted()
-    }
+    public var idsToReindex: [ItemID] { dropped.itemIDs }
 
     /// Row keys (hexadecimal) of dropped items whose id could not be read (a protected store's
     /// damaged records): compare them with `AESGCMCodec.lookupKey` of the host's ids.
@@ -123,5 +119,12 @@ extension UnreadableRecord {
     public var line: String {
         let who = id.map { "\($0.rawValue)" } ?? (rowKey.isEmpty ? "a row" : "row key \(rowKey.prefix(16))…")
         return "\(who) (row \(row)): \(reason)"
+    }
+}
+
+extension [UnreadableRecord] {
+    /// The distinct ids of the item records among these that are known by id, sorted.
+    var itemIDs: [ItemID] {
+        Set(filter { $0.kind == .item }.compactMap(\.id)).sorted()
     }
 }

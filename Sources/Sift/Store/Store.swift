@@ -332,10 +332,17 @@ final class Store {
                 let key = codec.lookupKey("meta:" + name)
                 try database.query("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", [.blob(key), .blob(try codec.seal(RecordChecksum.framedMeta(Array(value.utf8)), context: key))])
             }
-            let current = StoreGeneration.random(counter: previous.counter &+ 1)
-            try database.query("UPDATE settings SET value = ? WHERE name = ?", [.text(current.description), .text(Self.generationSetting)])
-            return (previous, current)
+            return (previous, try writeNextGeneration(after: previous))
         }
+    }
+
+    /// Writes a new generation after `previous` (a fresh count when there is none, as after a
+    /// repair of unreadable settings), inside the caller's transaction: whatever snapshot there
+    /// is becomes stale. Every commit and every repair bumps it here.
+    func writeNextGeneration(after previous: StoreGeneration?) throws -> StoreGeneration {
+        let next = StoreGeneration.random(counter: (previous?.counter ?? 0) &+ 1)
+        try database.query("INSERT OR REPLACE INTO settings(name, value) VALUES(?, ?)", [.text(Self.generationSetting), .text(next.description)])
+        return next
     }
 
     private func apply(_ mutation: StoreMutation) throws {

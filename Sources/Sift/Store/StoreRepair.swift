@@ -15,9 +15,6 @@ struct StoreRepairOutcome {
     /// Whether the file was rebuilt from what could be read (SQLite found it unsound), rather
     /// than the unreadable rows deleted in place.
     var rebuiltFile = false
-    /// Whether anything was written at all.
-    var changed: Bool { rebuiltFile || !dropped.isEmpty || wroteGeneration }
-    var wroteGeneration = false
 }
 
 extension Store {
@@ -38,7 +35,7 @@ extension Store {
     /// Drops what `survey` found unreadable, in place, in one transaction, with a new
     /// generation: for a file SQLite finds sound.
     func dropInPlace(_ survey: StoreSurvey) throws -> StoreRepairOutcome {
-        var outcome = StoreRepairOutcome(dropped: survey.unreadable, droppedDonationsOfDroppedItems: survey.donationsOfUnreadableItems)
+        let outcome = StoreRepairOutcome(dropped: survey.unreadable, droppedDonationsOfDroppedItems: survey.donationsOfUnreadableItems)
         guard !survey.unreadable.isEmpty || !survey.settingProblems.isEmpty else { return outcome }
         try database.transaction {
             for record in survey.unreadable {
@@ -55,17 +52,9 @@ extension Store {
                 }
                 try database.query("DELETE FROM \(table) WHERE rowid = ?", [.integer(record.row)])
             }
-            try writeNextGeneration(after: survey.generation)
+            _ = try writeNextGeneration(after: survey.generation)
         }
-        outcome.wroteGeneration = true
         return outcome
-    }
-
-    /// A new generation, after `previous` (a fresh count when it was unreadable): whatever
-    /// snapshot there is becomes stale.
-    func writeNextGeneration(after previous: StoreGeneration?) throws {
-        let next = StoreGeneration.random(counter: (previous?.counter ?? 0) &+ 1)
-        try database.query("INSERT OR REPLACE INTO settings(name, value) VALUES(?, ?)", [.text(Self.generationSetting), .text(next.description)])
     }
 
     /// Copies every readable record of `survey`, byte for byte and under its own row number, into
@@ -84,7 +73,7 @@ extension Store {
             for d in survey.donations {
                 try fresh.database.query("INSERT INTO donations(seq, item_key, payload) VALUES(?, ?, ?)", [.integer(d.rowid), .blob(d.key), .blob(d.payload)])
             }
-            try fresh.writeNextGeneration(after: survey.generation)
+            _ = try fresh.writeNextGeneration(after: survey.generation)
         }
         try fresh.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         guard try fresh.integrityCheck() == "ok" else {
