@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Dumps the top 10 (ids and scores, exactly as Swift prints the Float) of every query of
-# SciFact test, Cranfield and the demo queries, in keyword, semantic and hybrid mode, so a
+# SciFact test, Cranfield and the demo queries, in keyword, semantic and hybrid mode (hybrid
+# also with the int8 scan and with reciprocal-rank fusion; the demo with explanations), so a
 # refactor can prove it changed no ranking: run it on the commit before and after, then
 #   diff -r BEFORE AFTER
 # Usage: scripts/ranking-dump.sh OUTDIR [SIFT_BINARY]   (datasets from ../shared/datasets)
@@ -23,6 +24,18 @@ for set in scifact cranfield; do
         rm -f "$run"
     done
 done
+# The large-index configuration (int8 nominees re-scored exactly, bounded keyword candidates)
+# and reciprocal-rank fusion, hybrid mode.
+for set in scifact cranfield; do
+    [ -d "$DATA/$set" ] || continue
+    for variant in "int8:--int8 --int8-components 128 --keyword-candidates 2000" "rrf:--fusion rrf:60"; do
+        run=$(mktemp)
+        # shellcheck disable=SC2086
+        "$SIFT" eval --dataset "$DATA/$set" --split test --mode hybrid ${variant#*:} --run "$run" >/dev/null
+        awk '$4 <= 10 { print $1, $3, $4, $5 }' "$run" > "$OUT/$set-hybrid-${variant%%:*}.txt"
+        rm -f "$run"
+    done
+done
 store=$(mktemp -d)
 "$SIFT" index --store "$store" --index demo Examples/demo/sample.jsonl >/dev/null
 for mode in "${modes[@]}"; do
@@ -30,7 +43,7 @@ for mode in "${modes[@]}"; do
     while IFS= read -r query; do
         [ -z "$query" ] && continue
         echo "== $query" >> "$OUT/demo-$mode.txt"
-        "$SIFT" search --store "$store" --index demo --now "$NOW" --limit 10 --mode "$mode" --json "$query" >> "$OUT/demo-$mode.txt"
+        "$SIFT" search --store "$store" --index demo --now "$NOW" --limit 10 --mode "$mode" --explain --json "$query" >> "$OUT/demo-$mode.txt"
     done < Examples/demo/queries.txt
 done
 rm -rf "$store"

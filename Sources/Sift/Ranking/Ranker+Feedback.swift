@@ -1,0 +1,78 @@
+import Foundation
+
+/// Step 2 of ``Ranker``: pseudo-relevance feedback, hybrid mode with linear fusion only. The
+/// first pass is the candidates ranked by the fused score; feedback re-scores the candidates
+/// and never adds one.
+extension Ranker {
+    /// Feedback in vector space (Rocchio): the query vector moves towards the best few
+    /// first-pass results, then the candidates' cosines are re-scored. Only the candidates are
+    /// re-scored, so it costs c dot products, not another scan.
+    mutating func applyVectorFeedback() {
+        let documents = fusion.feedbackDocuments
+        let beta = fusion.feedbackWeight
+        guard request.mode == .hybrid, documents > 0, semantic.hasCosine, let vectors = state.vectors,
+            case .linear(let alpha) = fusion.method
+        else { return }
+        let first = firstPass(alpha: alpha, count: documents)
+        var q2 = semantic.queryVector
+        for e in first.sorted(precedes: order.precedes) {
+            let v = vectors.vector(at: e.row)
+            for j in 0..<q2.count { q2[j] += beta / Float(documents) * v[j] }
+        }
+        let n = q2.reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()
+        if n > 0 { for j in 0..<q2.count { q2[j] /= n } }
+        vectors.exactScores(for: q2, rows: candidates, into: &buffers.cosine)
+    }
+
+    /// Keyword feedback (RM3-like): the best first-pass result lends its most telling terms to
+    /// the keyword query, which re-scores the candidates (it adds none). What each candidate
+    /// gained is kept in ``keywordFeedback`` for the explanation and for ``finish()``.
+    mutating func applyKeywordFeedback() {
+        guard request.mode == .hybrid, fusion.keywordFeedbackDocuments > 0, fusion.keywordFeedbackTerms > 0, semantic.hasCosine,
+            case .linear(let alpha) = fusion.method
+        else { return }
+        let normalizer = MinMaxNormalizer(rows: candidates, keyword: bm25, cosine: buffers.cosine)
+        var first = TopK<ItemID>(k: fusion.keywordFeedbackDocuments)
+        for row in candidates {
+            let fused = normalizer.linear(alpha: alpha, keyword: bm25[Int(row)], cosine: buffers.cosine[Int(row)])
+            first.insert(score: fused, row: row, key: items[Int(row)]!.id)
+        }
+        let feedbackItems = first.sorted().map { items[Int($0.row)]! }
+        let exclude = Set(request.terms.flatMap(\.terms))
+        let terms = state.keyword.feedbackTerms(of: feedbackItems, exclude: exclude, count: fusion.keywordFeedbackTerms)
+        report.feedbackTerms = terms
+        let scale = fusion.keywordFeedbackWeight * Float(request.terms.count)
+
+        var sums: [Float] = [], trace = KeywordFeedbackTrace()
+        swap(&sums, &buffers.feedbackSums)
+        if sums.count < capacity { sums += repeatElement(0, count: capacity - sums.count) }
+        let keyword = state.keyword, marks = buffers.isCandidate
+        marks.withUnsafeBufferPointer { marks in
+            keyword.addFeedbackScores(
+                terms, admits: { marks[Int($0)] }, table: marks.baseAddress.map(UnsafeRawPointer.init), into: &sums,
+                touched: &trace.rows)
+        }
+        trace.added.reserveCapacity(trace.rows.count)
+        trace.before.reserveCapacity(trace.rows.count)
+        for row in trace.rows {
+            let added = scale * sums[Int(row)]
+            sums[Int(row)] = 0
+            trace.added.append(added)
+            trace.before.append(bm25[Int(row)])
+            bm25[Int(row)] += added
+        }
+        swap(&sums, &buffers.feedbackSums)
+        keywordFeedback = trace
+    }
+
+    /// The best `count` candidates by the fused first-pass score.
+    private func firstPass(alpha: Float, count: Int) -> RowTopK {
+        let normalizer = MinMaxNormalizer(rows: candidates, keyword: bm25, cosine: buffers.cosine)
+        var first = RowTopK(k: count)
+        for row in candidates {
+            let fused = normalizer.linear(alpha: alpha, keyword: bm25[Int(row)], cosine: buffers.cosine[Int(row)])
+            first.insert(score: fused, row: row, precedes: order.precedes)
+        }
+        return first
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Steps 5 and 6 of ``Ranker``: selection of the top k, and the explanation of each result.
+extension Ranker {
+    /// Offers every candidate to a top-k heap, skipping one whose relevance times the bound of
+    /// its factors is below the k-th best score so far: its score could not enter the top k
+    /// (ties included, which go to the smaller id only at equal scores), so the results are
+    /// those of scoring every candidate.
+    func select() -> RowTopK {
+        var top = RowTopK(k: request.limit)
+        var threshold = top.threshold
+        for row in candidates {
+            let r = relevance(row)
+            if let bounds = priors.bounds, r.value >= 0, r.value * (mayBeginTitle(row) ? bounds.titled : bounds.plain) < threshold {
+                continue
+            }
+            let s = factors(of: row, relevance: r.value, keywordScore: r.keyword, cosine: r.cosine).final
+            top.insert(score: s, row: row, precedes: order.precedes)
+            threshold = top.threshold
+        }
+        return top
+    }
+
+    /// The selected rows as results, best first, each with its explanation when asked for.
+    func results(_ top: RowTopK) -> [SearchResult] {
+        top.sorted(precedes: order.precedes).map { entry in
+            var explanation: Explanation?
+            if request.explain {
+                var e = explain(entry.row)
+                if request.mode != .semantic { e.keywordTerms = state.keyword.explain(request.terms, row: entry.row) }
+                explanation = e
+            }
+            return SearchResult(items[Int(entry.row)]!, score: entry.score, explanation: explanation)
+        }
+    }
+
+    /// Every part of a candidate's score.
+    func explain(_ row: Int32) -> Explanation {
+        let r = relevance(row)
+        var e = Explanation()
+        e.keywordScore = r.keyword
+        e.keywordFeedbackScore = keywordFeedback.rows.firstIndex(of: row).map { keywordFeedback.added[$0] } ?? 0
+        e.cosine = r.cosine
+        e.normalizedKeyword = r.normalizedKeyword
+        e.normalizedSemantic = r.normalizedSemantic
+        e.relevance = r.value
+        e.fusion = fusionLabel
+        let f = factors(of: row, relevance: r.value, keywordScore: r.keyword, cosine: r.cosine)
+        e.donationScore = f.donationScore
+        e.donationFactor = f.donation
+        e.rankingHintFactor = f.hint
+        e.domainBoostFactor = f.domain
+        e.titlePrefixFactor = f.title
+        e.finalScore = f.final
+        return e
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// One query's ranking stage, between the filters and the results. Its steps, in data-flow
+/// order, each in its own file:
+///
+/// 1. **Candidates** (`Ranker+Candidates.swift`): the keyword half (BM25F of every match), the
+///    semantic half (one scan of the vectors), the matches that pass the filters and the best
+///    rows by cosine that do.
+/// 2. **Feedback** (`Ranker+Feedback.swift`): the query vector moved towards the best
+///    first-pass results (Rocchio), and their most telling terms added to the keyword query
+///    (RM3-like); both re-score the candidates only.
+/// 3. **Fusion** (`Fusion.swift`): each half min-max normalised over the candidates, then
+///    blended (linear or reciprocal rank) into a relevance.
+/// 4. **Factors** (`RankingFactors.swift`): relevance times donations, ranking hint, a domain
+///    named in the query and a title that begins with the query.
+/// 5. **Selection** (`Ranker+Selection.swift`): the top k, skipping a candidate whose bound
+///    cannot enter it; ties go to the smaller ``ItemID``.
+/// 6. **Explanation**: every part of every returned score, for `--explain`.
+///
+/// A ranker reads the index's projections in place and lives only as long as its query: the
+/// item buffer it holds is valid only inside `withUnsafeBufferPointer`.
+struct Ranker {
+    /// What the query asks of the ranking, once it is parsed and its filters are set.
+    struct Request {
+        /// The text to rank by (after query understanding and spelling correction).
+        var text: String
+        var terms: [KeywordIndex.QueryTerm]
+        var mode: SearchMode
+        var limit: Int
+        var now: Date
+        var prefixLastTerm: Bool
+        /// Domains the query named that boost rather than filter.
+        var boostDomains: Set<String>
+        var explain: Bool
+        /// Score every candidate instead of skipping those that cannot enter the top k.
+        var exhaustive: Bool
+    }
+
+    /// What the semantic half found: the query's vector and whether every row has a cosine
+    /// (an approximate one, from the int8 copy, until nominees are re-scored exactly).
+    struct SemanticHalf {
+        var queryVector: [Float] = []
+        var hasCosine = false
+        var approximate = false
+    }
+
+    /// What keyword feedback added: the rows, what each gained and its BM25F before.
+    struct KeywordFeedbackTrace {
+        var rows: [Int32] = []
+        var added: [Float] = []
+        var before: [Float] = []
+    }
+
+    let request: Request
+    let state: IndexState
+    let items: UnsafeBufferPointer<SearchableItem?>
+    let fusion: FusionParameters
+    let donations: DonationBoost
+    let embedder: (any Embedder)?
+    /// Rows of the identifier table, live or free.
+    let capacity: Int
+    /// The ties' order: by item id.
+    let order: ItemOrder
+    /// The query's factors, set up once (``RankingFactors``).
+    let priors: RankingFactors
+
+    var filter: RowFilter
+    var report: QueryReport
+    /// Taken from the index's ``SearchScratch`` for this query and given back after it.
+    var buffers = RankingBuffers()
+    /// BM25F of every row: the accumulator's scores, taken out (no copy) so that keyword
+    /// feedback can add to candidates' scores; given back by ``finish()``.
+    var bm25: [Float] = []
+    var candidates: [Int32] = []
+    var semantic = SemanticHalf()
+    var keywordFeedback = KeywordFeedbackTrace()
+    var normalizer = MinMaxNormalizer()
+    var reciprocalRanks = ReciprocalRanks()
+
+    init(
+        request: Request, state: IndexState, items: UnsafeBufferPointer<SearchableItem?>,
+        configuration: SearchIndex.Configuration, capacity: Int, filter: RowFilter, report: QueryReport
+    ) {
+        self.request = request
+        self.state = state
+        self.items = items
+        self.fusion = configuration.fusion
+        self.donations = configuration.donations
+        self.embedder = configuration.embedder
+        self.capacity = capacity
+        self.order = ItemOrder(items: items)
+        self.filter = filter
+        self.report = report
+        self.priors = RankingFactors(
+            request: request, keyword: state.keyword, attributes: state.attributes, fusion: configuration.fusion,
+            donations: configuration.donations, hasDonations: !state.donationLog.isEmpty)
+    }
+
+    /// The ranked results. Call ``finish()`` afterwards to hand the buffers back clean.
+    mutating func rank() -> [SearchResult] {
+        scoreKeywordMatches()
+        scanVectors()
+        if request.mode == .keyword {
+            takeKeywordMatches()
+        } else {
+            gatherCandidates()
+        }
+        report.candidates = candidates.count
+        applyVectorFeedback()
+        applyKeywordFeedback()
+        prepareFusion()
+        return results(select())
+    }
+
+    /// Takes keyword feedback's additions off the scores and gives them back to the
+    /// accumulator, clears the candidate marks and resets the accumulator, so ``buffers`` are
+    /// ready for the next query.
+    mutating func finish() {
+        for (i, row) in keywordFeedback.rows.enumerated() { bm25[Int(row)] = keywordFeedback.before[i] }
+        buffers.accumulator.giveBackScores(&bm25)
+        for row in candidates { buffers.isCandidate[Int(row)] = false }
+        candidates = []  // may share the accumulator's list: release it before the reset
+        buffers.accumulator.reset()
+    }
+}
+
+/// The order of ties: row `a`'s item id sorts before row `b`'s (asked only at equal scores).
+struct ItemOrder {
+    let items: UnsafeBufferPointer<SearchableItem?>
+
+    @inline(__always)
+    func precedes(_ a: Int32, _ b: Int32) -> Bool { items[Int(a)]!.id < items[Int(b)]!.id }
+}
+
+extension SearchResult {
+    /// The result for `item`, as a ranking or a listing returns it.
+    init(_ item: SearchableItem, score: Float, explanation: Explanation?) {
+        self.init(
+            id: item.id, domain: item.domain, title: item.title, score: score, url: item.url, date: item.date,
+            displayName: item.displayName, explanation: explanation)
+    }
+}
