@@ -42,6 +42,7 @@ let package = Package(
             name: "sift-example", dependencies: ["Sift", "SobrietyTracker"],
             path: "Examples/sift-example"),
         .testTarget(name: "SiftTests", dependencies: ["Sift", "CSiftKernels"]),
+        .testTarget(name: "SiftCommandLineTests", dependencies: ["SiftCommandLine"]),
         .testTarget(name: "SobrietyTrackerTests", dependencies: ["SobrietyTracker", "Sift"]),
     ],
     swiftLanguageModes: [.v6]

@@ -94,7 +94,7 @@ public struct CommandSpec: Sendable {
 }
 
 /// A usage mistake: reported with the command's help, exit status 2.
-public struct UsageError: Error, CustomStringConvertible, Sendable {
+public struct UsageError: Error, CustomStringConvertible, Equatable, Sendable {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
