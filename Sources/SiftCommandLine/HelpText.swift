@@ -24,7 +24,7 @@ public enum HelpText {
         var lines = ["\(program) — \(about)", "", "usage: \(program) COMMAND [options]", "", "commands:"]
         for command in commands {
             let first = command.summary.split(separator: ".").first.map(String.init) ?? ""
-            lines.append("  " + pad(command.name, to: 10) + first)
+            lines += wrap(first, first: "  " + pad(command.name, to: 10), indent: String(repeating: " ", count: 12))
         }
         lines += ["", footer ?? "Run `\(program) COMMAND --help` for a command's options."]
         return lines.joined(separator: "\n")
