@@ -28,18 +28,21 @@ let package = Package(
         .target(
             name: "Sift",
             dependencies: ["CBLAS", "CLAPACKE", "CSQLite", "COpenSSL", "CSiftKernels"]),
-        .executableTarget(name: "sift", dependencies: ["Sift"]),
+        // The option parser of the three executables (not a product).
+        .target(name: "SiftCommandLine"),
+        .executableTarget(name: "sift", dependencies: ["Sift", "SiftCommandLine"]),
         .executableTarget(
-            name: "sift-bench", dependencies: ["Sift", "CSQLite"],
+            name: "sift-bench", dependencies: ["Sift", "SiftCommandLine", "CSQLite"],
             path: "Benchmarks/sift-bench"),
         .executableTarget(
-            name: "sift-train", dependencies: ["Sift", "CBLAS", "CLAPACKE"],
+            name: "sift-train", dependencies: ["Sift", "SiftCommandLine", "CBLAS", "CLAPACKE"],
             path: "Models/sift-train"),
         .target(name: "SobrietyTracker", dependencies: ["Sift"], path: "Examples/SobrietyTracker"),
         .executableTarget(
             name: "sift-example", dependencies: ["Sift", "SobrietyTracker"],
             path: "Examples/sift-example"),
         .testTarget(name: "SiftTests", dependencies: ["Sift", "CSiftKernels"]),
+        .testTarget(name: "SiftCommandLineTests", dependencies: ["SiftCommandLine"]),
         .testTarget(name: "SobrietyTrackerTests", dependencies: ["SobrietyTracker", "Sift"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftCommandLine
 
 /// The command line of `sift-bench`.
 struct BenchOptions {
@@ -64,153 +65,76 @@ struct BenchOptions {
     var profilePostings = false
     var profileDump: String?
 
-    static let usage = """
-        usage: sift-bench [options]
+    /// The command line: every option, its value and its help (`sift-bench --help`).
+    static let spec = CommandSpec(
+        program: "sift-bench",
+        summary: """
+            Measures Sift at each corpus size N — embedding, indexing, cold open, query latency (keyword, semantic, hybrid), \
+            memory and disk — beside SQLite FTS5, the memory-bandwidth bound of the vector scan and the teacher model, in one \
+            run. Table on stdout, progress on stderr.
+            """,
+        options: [
+            option("--sizes", "N,N,...", "corpus sizes (default 1000,10000,100000; 1000000 only when asked)"),
+            option("--corpus", "FILE|DIR", """
+                index a JSONL file (Sift items) or a BEIR directory (corpus.jsonl) instead of the synthetic corpus; \
+                N = its size, or each --sizes value up to it
+                """),
+            option("--queries", "N", "queries per mode and size (default 1000)"),
+            option("--query-budget", "S", """
+                stop a mode after S seconds of queries at one size, keeping at least 100 (default 45; the row says how many ran)
+                """),
+            option("--seed", "N", "seed of the corpus and the queries (default 20261202)"),
+            option("--batch", "N", "items per upsert / per FTS5 transaction (default 1000)"),
+            option("--embed-texts", "N", "30-word texts for the embedding figure (default 20000)"),
+            option("--teacher-texts", "N", "of those, how many the teacher embeds (default 1000)"),
+            option("--open-runs", "N", "cold opens per size, each in a fresh process (default 3)"),
+            option("--json", "FILE", "write every figure as JSON"),
+            option("--svg", "FILE", "write a log-log plot of p50 latency against N"),
+            option("--model", "FILE", "use this model file instead of the bundled one"),
+            option("--stand-in-model", nil, "use the model architecture with random weights (speed only)"),
+            option("--no-model", nil, "keyword figures only"),
+            option("--no-teacher", nil, "skip the teacher peer"),
+            option("--teacher-python", "PATH", """
+                the Python of the teacher venv (default $SIFT_TRAIN_CACHE/venv or ~/.cache/sift-train/venv)
+                """),
+            option("--no-fts5", nil, "skip the SQLite FTS5 peer"),
+            option("--no-int8", nil, "skip semantic and hybrid with the int8 quantized scan"),
+            option("--int8-components", "P", """
+                the int8 copy codes only each vector's first P components (a multiple of 32; \
+                Configuration.quantizedScanComponents)
+                """),
+            option("--modes", "M,M,...", "query modes to measure (default keyword,semantic,hybrid)"),
+            option("--keyword-candidates", "N", """
+                hybrid keeps the keyword matches scoring at least the N-th best BM25F (and those whose title may begin with \
+                the query) as candidates (FusionParameters.keywordCandidates; default 0: every match)
+                """),
+            option("--work-dir", "DIR", "where the stores are built (default: a fresh temporary directory)"),
+            option("--keep", nil, "keep the work directory"),
+            option("--write-corpus", "FILE", "write the corpus at the largest size as JSONL (Sift items) and exit"),
+            option("--quick", nil, "a smoke run in seconds: sizes 200,1000, 100 queries, few texts"),
+            OptionSpec(names: ["-h", "--help"], help: "show this help"),
+            OptionSpec(names: ["--probe-open"], value: "DIR", help: "internal: the child measuring a cold open", hidden: true),
+        ],
+        sections: [HelpSection(title: "profiling (no table; see Benchmarks/RESULTS.md)", options: profiling)],
+        repeats: .lastWins, digitSeparators: true)
 
-        Measures Sift at each corpus size N — embedding, indexing, cold open, query latency
-        (keyword, semantic, hybrid), memory and disk — beside SQLite FTS5, the memory-bandwidth
-        bound of the vector scan and the teacher model, in one run. Table on stdout, progress on
-        stderr.
+    static let profiling = [
+        option("--profile-queries", "DIR", "time the size's queries in each --modes mode on the store DIR (left by --keep --work-dir)"),
+        option("--profile-repeat", "N", "with --profile-queries: N passes (default 1)"),
+        option("--profile-int8", nil, "with --profile-queries: open the store with the quantized scan"),
+        option("--profile-dump", "FILE", "with --profile-queries: write every query's results instead"),
+        option("--profile-fp16", nil, "with --profile-queries: keep the vectors as fp16"),
+        option("--profile-memory", nil, "resident bytes per item of each in-memory structure"),
+        option("--profile-scan", nil, "the bare fp32, fp16 and int8 scans beside one read of the matrix"),
+        option("--profile-postings", nil, "postings touched per query and prefix expansions"),
+        option("--profile-nominators", nil, """
+            how many of the exact top 10 and top 100 the int8 copy (all components, or the first 64 or 128), or sign bits, \
+            nominate among 500…8,000 nominees, on the model's vectors of the corpus
+            """),
+    ]
 
-        options:
-          --sizes N,N,...        corpus sizes (default 1000,10000,100000; 1000000 only when asked)
-          --corpus FILE|DIR      index a JSONL file (Sift items) or a BEIR directory (corpus.jsonl)
-                                 instead of the synthetic corpus; N = its size, or each --sizes
-                                 value up to it
-          --queries N            queries per mode and size (default 1000)
-          --query-budget S       stop a mode after S seconds of queries at one size, keeping at
-                                 least 100 (default 45; the row says how many ran)
-          --seed N               seed of the corpus and the queries (default 20261202)
-          --batch N              items per upsert / per FTS5 transaction (default 1000)
-          --embed-texts N        30-word texts for the embedding figure (default 20000)
-          --teacher-texts N      of those, how many the teacher embeds (default 1000)
-          --open-runs N          cold opens per size, each in a fresh process (default 3)
-          --json FILE            write every figure as JSON
-          --svg FILE             write a log-log plot of p50 latency against N
-          --model FILE           use this model file instead of the bundled one
-          --stand-in-model       use the model architecture with random weights (speed only)
-          --no-model             keyword figures only
-          --no-teacher           skip the teacher peer
-          --teacher-python PATH  the Python of the teacher venv (default
-                                 $SIFT_TRAIN_CACHE/venv or ~/.cache/sift-train/venv)
-          --no-fts5              skip the SQLite FTS5 peer
-          --no-int8              skip semantic and hybrid with the int8 quantized scan
-          --int8-components P    the int8 copy codes only each vector's first P components
-                                 (a multiple of 32; Configuration.quantizedScanComponents)
-          --modes M,M,...        query modes to measure (default keyword,semantic,hybrid)
-          --keyword-candidates N hybrid keeps the keyword matches scoring at least the N-th best
-                                 BM25F (and those whose title may begin with the query) as
-                                 candidates (FusionParameters.keywordCandidates; default 0:
-                                 every match)
-          --work-dir DIR         where the stores are built (default: a fresh temporary directory)
-          --keep                 keep the work directory
-          --write-corpus FILE    write the corpus at the largest size as JSONL (Sift items) and exit
-          --quick                a smoke run in seconds: sizes 200,1000, 100 queries, few texts
-          -h, --help             this text
-
-        profiling (no table; see Benchmarks/RESULTS.md):
-          --profile-queries DIR  time the size's queries in each --modes mode on the store DIR
-                                 (left by --keep --work-dir); --profile-repeat N passes,
-                                 --profile-int8 opens it with the quantized scan,
-                                 --profile-dump FILE writes every query's results instead,
-                                 --profile-fp16 keeps the vectors as fp16
-          --profile-memory       resident bytes per item of each in-memory structure
-          --profile-scan         the bare fp32, fp16 and int8 scans beside one read of the matrix
-          --profile-postings     postings touched per query and prefix expansions
-          --profile-nominators   how many of the exact top 10 and top 100 the int8 copy (all
-                                 components, or the first 64 or 128), or sign bits, nominate
-                                 among 500…8,000 nominees, on the model's vectors of the corpus
-        """
-
-    struct UsageError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static func parse(_ arguments: [String]) throws -> BenchOptions {
-        var o = BenchOptions()
-        var i = 0
-        func value(_ name: String) throws -> String {
-            i += 1
-            guard i < arguments.count else { throw UsageError(description: "\(name) needs a value") }
-            return arguments[i]
-        }
-        func integer(_ name: String, min: Int = 1) throws -> Int {
-            let text = try value(name)
-            guard let n = Int(text.replacingOccurrences(of: "_", with: "")), n >= min else {
-                throw UsageError(description: "\(name) expects an integer ≥ \(min), got '\(text)'")
-            }
-            return n
-        }
-        var quickQueries = true, quickSizes = true, quickTexts = true
-        while i < arguments.count {
-            let a = arguments[i]
-            switch a {
-            case "--sizes":
-                let text = try value(a)
-                let parts = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")) }
-                guard !parts.isEmpty, parts.allSatisfy({ ($0 ?? 0) > 0 }) else {
-                    throw UsageError(description: "--sizes expects positive integers separated by commas, got '\(text)'")
-                }
-                o.sizes = Array(Set(parts.map { $0! })).sorted()
-                o.sizesGiven = true
-                quickSizes = false
-            case "--corpus": o.corpus = try value(a)
-            case "--queries": o.queries = try integer(a); quickQueries = false
-            case "--query-budget": o.queryBudgetSeconds = Double(try integer(a))
-            case "--seed": o.seed = UInt64(try integer(a, min: 0))
-            case "--batch": o.batch = try integer(a)
-            case "--embed-texts": o.embedTexts = try integer(a); quickTexts = false
-            case "--teacher-texts": o.teacherTexts = try integer(a); quickTexts = false
-            case "--open-runs": o.openRuns = try integer(a)
-            case "--json": o.json = try value(a)
-            case "--svg": o.svg = try value(a)
-            case "--model": o.model = .file(try value(a))
-            case "--stand-in-model": o.model = .standIn
-            case "--no-model": o.model = .none
-            case "--no-teacher": o.teacher = false
-            case "--teacher-python": o.teacherPython = try value(a)
-            case "--no-fts5": o.fts5 = false
-            case "--no-int8": o.int8 = false
-            case "--keyword-candidates": o.keywordCandidates = try integer(a, min: 0)
-            case "--int8-components":
-                let p = try integer(a, min: 32)
-                guard p % 32 == 0 else { throw UsageError(description: "--int8-components expects a multiple of 32, got \(p)") }
-                o.quantizedComponents = p
-            case "--modes":
-                let text = try value(a)
-                let modes = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                let known = ["keyword", "semantic", "hybrid"]
-                guard !modes.isEmpty, modes.allSatisfy(known.contains) else {
-                    throw UsageError(description: "--modes expects some of \(known.joined(separator: ",")), got '\(text)'")
-                }
-                o.modes = known.filter(modes.contains)
-            case "--work-dir": o.workDirectory = try value(a)
-            case "--keep": o.keepWorkDirectory = true
-            case "--quick": o.quick = true
-            case "--write-corpus": o.writeCorpus = try value(a)
-            case "--probe-open": o.probeOpen = try value(a)
-            case "--profile-queries": o.profileQueries = try value(a)
-            case "--profile-repeat": o.profileRepeat = try integer(a)
-            case "--profile-int8": o.profileInt8 = true
-            case "--profile-memory": o.profileMemory = true
-            case "--profile-fp16": o.profileHalf = true
-            case "--profile-scan": o.profileScan = true
-            case "--profile-nominators": o.profileNominators = true
-            case "--profile-postings": o.profilePostings = true
-            case "--profile-dump": o.profileDump = try value(a)
-            case "-h", "--help": throw UsageError(description: "")
-            default: throw UsageError(description: "unknown option '\(a)'")
-            }
-            i += 1
-        }
-        if o.quick {
-            if quickSizes { o.sizes = [200, 1_000] }
-            if quickQueries { o.queries = 100 }
-            if quickTexts { o.embedTexts = 2_000; o.teacherTexts = 64 }
-            o.openRuns = 1
-        }
-        o.teacherTexts = min(o.teacherTexts, o.embedTexts)
-        return o
+    private static func option(_ name: String, _ value: String?, _ help: String) -> OptionSpec {
+        OptionSpec(names: [name], value: value, help: help)
     }
 
     /// The arguments that make the child process load the same model.
@@ -221,5 +145,68 @@ struct BenchOptions {
         case .standIn: ["--stand-in-model"]
         case .none: ["--no-model"]
         }
+    }
+}
+
+extension BenchOptions {
+    /// Builds the options from a parsed command line (``spec``); a later `--model`,
+    /// `--stand-in-model` or `--no-model` overrides an earlier one.
+    init(_ p: ParsedArguments) throws(UsageError) {
+        if let sizes = try p.ints("--sizes", range: 1...Int.max) {
+            self.sizes = Array(Set(sizes)).sorted()
+            sizesGiven = true
+        }
+        corpus = p.value("--corpus")
+        queries = try p.int("--queries", default: queries, range: 1...Int.max)
+        queryBudgetSeconds = try p.int("--query-budget", range: 1...Int.max).map(Double.init) ?? queryBudgetSeconds
+        seed = UInt64(try p.int("--seed", default: Int(seed), range: 0...Int.max))
+        batch = try p.int("--batch", default: batch, range: 1...Int.max)
+        embedTexts = try p.int("--embed-texts", default: embedTexts, range: 1...Int.max)
+        teacherTexts = try p.int("--teacher-texts", default: teacherTexts, range: 1...Int.max)
+        openRuns = try p.int("--open-runs", default: openRuns, range: 1...Int.max)
+        json = p.value("--json")
+        svg = p.value("--svg")
+        switch p.last(of: ["--model", "--stand-in-model", "--no-model"]) {
+        case "--model": model = .file(p.value("--model") ?? "")
+        case "--stand-in-model": model = .standIn
+        case "--no-model": model = .none
+        default: model = .bundled
+        }
+        teacher = !p.flag("--no-teacher")
+        teacherPython = p.value("--teacher-python")
+        fts5 = !p.flag("--no-fts5")
+        int8 = !p.flag("--no-int8")
+        keywordCandidates = try p.int("--keyword-candidates", default: keywordCandidates, range: 0...Int.max)
+        if let components = try p.int("--int8-components", range: 32...Int.max) {
+            guard components % 32 == 0 else { throw UsageError("--int8-components expects a multiple of 32, got \(components)") }
+            quantizedComponents = components
+        }
+        let known = ["keyword", "semantic", "hybrid"]
+        if let chosen = try p.choices("--modes", from: known) { modes = known.filter(chosen.contains) }
+        workDirectory = p.value("--work-dir")
+        keepWorkDirectory = p.flag("--keep")
+        quick = p.flag("--quick")
+        writeCorpus = p.value("--write-corpus")
+        try readProfiling(p)
+        if quick {
+            if !sizesGiven { sizes = [200, 1_000] }
+            if p.value("--queries") == nil { queries = 100 }
+            if p.value("--embed-texts") == nil && p.value("--teacher-texts") == nil { embedTexts = 2_000; teacherTexts = 64 }
+            openRuns = 1
+        }
+        teacherTexts = min(teacherTexts, embedTexts)
+    }
+
+    private mutating func readProfiling(_ p: ParsedArguments) throws(UsageError) {
+        probeOpen = p.value("--probe-open")
+        profileQueries = p.value("--profile-queries")
+        profileRepeat = try p.int("--profile-repeat", default: profileRepeat, range: 1...Int.max)
+        profileInt8 = p.flag("--profile-int8")
+        profileMemory = p.flag("--profile-memory")
+        profileHalf = p.flag("--profile-fp16")
+        profileScan = p.flag("--profile-scan")
+        profileNominators = p.flag("--profile-nominators")
+        profilePostings = p.flag("--profile-postings")
+        profileDump = p.value("--profile-dump")
     }
 }

@@ -1,23 +1,14 @@
 // sift-bench: Sift's speed at 1k → 1M items beside the peers a user would pick instead, in one
-// run. See BenchOptions.usage, and Benchmarks/RESULTS.md for the latest full run.
+// run. See BenchOptions.spec (`--help`), and Benchmarks/RESULTS.md for the latest full run.
 import Foundation
 import Sift
+import SiftCommandLine
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-let options: BenchOptions
-do {
-    options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
-} catch let error as BenchOptions.UsageError {
-    if error.description.isEmpty {
-        print(BenchOptions.usage)
-        exit(0)
-    }
-    FileHandle.standardError.write(Data("sift-bench: \(error.description)\n\n\(BenchOptions.usage)\n".utf8))
-    exit(2)
-}
+let options = CommandLineTool.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: BenchOptions.spec, BenchOptions.init)
 
 // The child that measures a cold open (see OpenProbe).
 if let directory = options.probeOpen {

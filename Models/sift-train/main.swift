@@ -1,45 +1,13 @@
 import Foundation
 import Sift
+import SiftCommandLine
 
 // sift-train: distils the Sift hashed n-gram embedder from the teacher cache of Models/pipeline.
+// Options: `sift-train COMMAND --help` (TrainCommandLine.swift).
 //
 //   sift-train train --corpus DIR --out MODEL [--log FILE] [options]   fit, quantise, evaluate, write
 //   sift-train eval --model MODEL [--similarity DIR] [--beir DIR] [--split S] [--typo DIR]...
 //   sift-train speed --model MODEL [--text FILE]                       30-word texts/s, one thread
-
-struct Options {
-    var values: [String: [String]] = [:]
-    var flags: Set<String> = []
-    init(_ args: ArraySlice<String>) throws {
-        var it = args.makeIterator()
-        while let a = it.next() {
-            guard a.hasPrefix("--") else { throw TrainError("unexpected argument \(a)") }
-            let key = String(a.dropFirst(2))
-            if key.hasPrefix("no-") || ["center", "quiet"].contains(key) {
-                flags.insert(key)
-            } else {
-                guard let v = it.next() else { throw TrainError("\(a) needs a value") }
-                values[key, default: []].append(v)
-            }
-        }
-    }
-    func string(_ k: String) -> String? { values[k]?.last }
-    func all(_ k: String) -> [String] { values[k] ?? [] }
-    func int(_ k: String, _ d: Int) throws -> Int {
-        guard let s = string(k) else { return d }
-        guard let v = Int(s) else { throw TrainError("--\(k) expects an integer, got \(s)") }
-        return v
-    }
-    func float(_ k: String, _ d: Float) throws -> Float {
-        guard let s = string(k) else { return d }
-        guard let v = Float(s) else { throw TrainError("--\(k) expects a number, got \(s)") }
-        return v
-    }
-    func require(_ k: String) throws -> String {
-        guard let s = string(k) else { throw TrainError("missing --\(k)") }
-        return s
-    }
-}
 
 func report(_ embedder: some Embedder, label: String, options: Options, full: Bool) throws {
     var parts: [String] = []
@@ -256,17 +224,22 @@ func speed(_ o: Options) throws {
     }
 }
 
-let arguments = CommandLine.arguments
-do {
-    guard arguments.count >= 2 else { throw TrainError("usage: sift-train train|eval|speed [options] (see Models/MODEL.md)") }
-    let options = try Options(arguments.dropFirst(2))
-    switch arguments[1] {
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard let name = arguments.first else {
+    CommandLineTool.fail("expected a command: train, eval or speed\n\n" + TrainCommandLine.overview, program: "sift-train", status: .usage)
+}
+if name == "-h" || name == "--help" || name == "help" { print(TrainCommandLine.overview); exit(0) }
+guard let command = TrainCommandLine.commands.first(where: { $0.name == name }) else {
+    let message = "unknown command '\(name)'; expected train, eval or speed\n\n" + TrainCommandLine.overview
+    CommandLineTool.fail(message, program: "sift-train", status: .usage)
+}
+arguments.removeFirst()
+await CommandLineTool.run(arguments, spec: command) { parsed in
+    let options = Options(parsed: parsed)
+    switch command.name {
     case "train": try train(options)
     case "eval": try evaluate(options)
-    case "speed": try speed(options)
-    default: throw TrainError("unknown command \(arguments[1]); expected train, eval or speed")
+    default: try speed(options)
     }
-} catch {
-    FileHandle.standardError.write(Data("sift-train: \(error)\n".utf8))
-    exit(2)
+    return .success
 }

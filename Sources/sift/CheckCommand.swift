@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftCommandLine
 
 /// `sift check [--repair]`: says whether the index is whole (exit 0) or not (exit 1, with a
 /// report of what is damaged); `--repair` drops the records that cannot be read, rebuilds the

@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftCommandLine
 
 /// What every subcommand needs: where the index lives, the model, output helpers.
 struct CommandContext {
@@ -70,13 +71,6 @@ struct CommandContext {
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// Exit statuses: 0 success, 1 something failed or some input was rejected, 2 usage error.
-enum ExitStatus: Int32 {
-    case success = 0
-    case failure = 1
-    case usage = 2
 }
 
 /// A subcommand: its interface and what it does.

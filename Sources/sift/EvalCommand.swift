@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftCommandLine
 
 /// `sift eval`: retrieval quality on a BEIR dataset, or similarity quality on a TSV of pairs.
 enum EvalCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftCommandLine
 
 /// `sift index FILE|-`: reads JSONL items and indexes every good line, in batches that each
 /// commit with the client state `FILE#LINE` of their last line.

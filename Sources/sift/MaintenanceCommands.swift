@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftCommandLine
 
 /// `sift delete`: by ids, by domains, or everything.
 enum DeleteCommand: Command {

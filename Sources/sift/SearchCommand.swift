@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftCommandLine
 
 /// `sift search QUERY`: ranked results, with `--explain` showing every term of every score.
 enum SearchCommand: Command {

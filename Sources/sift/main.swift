@@ -1,37 +1,19 @@
 import Foundation
 import Sift
+import SiftCommandLine
 
 nonisolated(unsafe) let commands: [any Command.Type] = [
     IndexCommand.self, SearchCommand.self, DeleteCommand.self, DonateCommand.self, SuggestCommand.self,
     StatsCommand.self, EmbedCommand.self, EvalCommand.self, CheckCommand.self,
 ]
 
-func topLevelHelp() -> String {
-    var lines = ["sift — on-device semantic search", "", "usage: sift COMMAND [options]", "", "commands:"]
-    for c in commands { lines.append("  " + c.spec.name.padding(toLength: 10, withPad: " ", startingAt: 0) + (c.spec.summary.split(separator: ".").first.map(String.init) ?? "")) }
-    lines += ["", "Run `sift COMMAND --help` for a command's options."]
-    return lines.joined(separator: "\n")
-}
-
-func fail(_ message: String, status: ExitStatus) -> Never {
-    FileHandle.standardError.write(Data("sift: \(message)\n".utf8))
-    exit(status.rawValue)
-}
+let overview = HelpText.overview(program: "sift", about: "on-device semantic search", commands: commands.map { $0.spec })
 
 var arguments = Array(CommandLine.arguments.dropFirst())
-guard let name = arguments.first else { print(topLevelHelp()); exit(ExitStatus.usage.rawValue) }
-if name == "-h" || name == "--help" || name == "help" { print(topLevelHelp()); exit(0) }
+guard let name = arguments.first else { print(overview); exit(ExitStatus.usage.rawValue) }
+if name == "-h" || name == "--help" || name == "help" { print(overview); exit(0) }
 guard let command = commands.first(where: { $0.spec.name == name }) else {
-    fail("unknown command '\(name)'\n\n" + topLevelHelp(), status: .usage)
+    CommandLineTool.fail("unknown command '\(name)'\n\n" + overview, program: "sift", status: .usage)
 }
 arguments.removeFirst()
-do {
-    let parsed = try ParsedArguments(arguments, spec: command.spec)
-    if parsed.flag("--help") { print(command.spec.help); exit(0) }
-    let status = try await command.run(CommandContext(arguments: parsed))
-    exit(status.rawValue)
-} catch let error as UsageError {
-    fail("\(error)\n\n\(command.spec.help)", status: .usage)
-} catch {
-    fail("\(error)", status: .failure)
-}
+await CommandLineTool.run(arguments, spec: command.spec) { try await command.run(CommandContext(arguments: $0)) }

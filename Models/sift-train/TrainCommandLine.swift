@@ -1,0 +1,105 @@
+import Foundation
+import SiftCommandLine
+
+// The command lines of `sift-train train|eval|speed`, parsed by SiftCommandLine.
+
+enum TrainCommandLine {
+    static let commands = [train, eval, speed]
+
+    static let overview = HelpText.overview(
+        program: "sift-train", about: "distils the Sift hashed n-gram embedder from the teacher cache of Models/pipeline",
+        commands: commands, footer: "Run `sift-train COMMAND --help` for a command's options; see Models/MODEL.md.")
+
+    static let train = command(
+        "train", summary: "Fit, quantise, evaluate and write the model: PCA of the teacher vectors, vocabulary filter, "
+            + "CGLS ridge fit of the n-gram table, int8 quantisation; the written file is reloaded and evaluated.",
+        options: [
+            option("--corpus", "DIR", "the teacher cache: words.tsv, words.f32, sentences.txt, sentences.f32 (required)"),
+            option("--out", "MODEL", "the model file to write (required)"),
+            option("--log", "FILE", "also write every figure to this file (Models/train.log)"),
+            option("--log-append", "1", "1: append to --log instead of starting it afresh"),
+            option("--name", "NAME", "the model's name (default sift-ngram-DIM)"),
+            option("--dim", "N", "dimensions kept by the PCA (default 256)"),
+            option("--bucket-bits", "N", "2^N n-gram buckets (default 17)"),
+            option("--min-n", "N", "shortest character n-gram (default 3)"),
+            option("--max-n", "N", "longest character n-gram (default 5)"),
+            option("--no-bigrams", nil, "no word-bigram features"),
+            option("--word-weight", "W", "weight of word features (default 1)"),
+            option("--char-weight", "W", "weight of character n-gram features (default 1)"),
+            option("--bigram-weight", "W", "weight of bigram features (default 1)"),
+            option("--lambda", "L", "ridge penalty (default 0.001)"),
+            option("--iterations", "N", "CGLS iterations (default 60)"),
+            option("--checkpoints", "N,N,...", "also evaluate the fp32 table after these iterations"),
+            option("--chunk-width", "N", "output dimensions solved together (default 64)"),
+            option("--typo-top", "N", "typo'd copies of the N most frequent words and of every extra word (default 60000)"),
+            option("--typo-copies", "N", "typo'd copies per word (default 2)"),
+            option("--typo-weight", "W", "weight of a typo'd copy (default 0.5)"),
+            option("--word-example-weight", "W", "weight of a word example (default 1)"),
+            option("--sentence-example-weight", "W", "weight of a sentence example (default 1)"),
+            option("--document-example-weight", "W", "weight of an --extra-documents example (default 1)"),
+            option("--seed", "N", "seed of the typos (default 20261202)"),
+            option("--no-center", nil, "do not subtract the mean before the PCA"),
+            option("--extra-words", "FILE", "more teacher-embedded words: FILE and FILE's .f32 beside it", repeatable: true),
+            option("--extra-sentences", "FILE", "more teacher-embedded sentences, as --extra-words", repeatable: true),
+            option("--extra-documents", "FILE", "whole documents, fitted with --document-example-weight", repeatable: true),
+            option("--word-limit", "N", "use only the first N words of the cache"),
+            option("--sentence-limit", "N", "use only N sentences of the cache, evenly spread"),
+            option("--filter-bits", "N", "2^N-bit vocabulary filter (default 24; 0: none)"),
+            option("--filter-probes", "N", "probes of the vocabulary filter (default 3)"),
+            option("--bigram-min-count", "N", "bigrams seen fewer times stay out of the vocabulary filter (default 2)"),
+            option("--ngram-only-top", "N", "n-gram-only copies of the N most frequent words and of every extra word (default 0)"),
+            option("--ngram-only-weight", "W", "weight of an n-gram-only copy (default 0.5)"),
+        ] + evaluation)
+
+    static let eval = command(
+        "eval", summary: "Evaluate a model file: Spearman correlations on the similarity files, nDCG@10 on a BEIR dataset "
+            + "and its typo'd queries.",
+        options: [
+            option("--model", "MODEL", "the model file (required)"),
+            option("--log", "FILE", "also append every figure to this file"),
+        ] + evaluation)
+
+    static let speed = command(
+        "speed", summary: "Measure the model's speed: 30-word texts embedded per CPU-second, one thread.",
+        options: [
+            option("--model", "MODEL", "the model file (required)"),
+            option("--text", "FILE", "sentences to build the texts from (default ~/.cache/sift-train/corpus/sentences.txt)"),
+            option("--count", "N", "texts per measurement (default 50000)"),
+        ])
+
+    /// The evaluation options of `train` and `eval`.
+    static let evaluation = [
+        option("--similarity", "DIR", "directory of the similarity files (STS-B, SICK, WordSim-353, SimLex-999)"),
+        option("--beir", "DIR", "BEIR dataset to rank (corpus.jsonl, queries.jsonl, qrels/)"),
+        option("--split", "S", "qrels split of --beir (default train)", repeatable: true),
+        option("--typo", "DIR", "a typo'd copy of --beir's queries (DIR/queries.jsonl)", repeatable: true),
+    ]
+
+    private static func command(_ name: String, summary: String, options: [OptionSpec]) -> CommandSpec {
+        let common = [
+            OptionSpec(names: ["-h", "--help"], help: "show this help"),
+            // Accepted and without effect, as before the options had a table.
+            OptionSpec(names: ["--center"], help: "centre before the PCA (the default)", hidden: true),
+            OptionSpec(names: ["--quiet"], help: "no effect", hidden: true),
+        ]
+        return CommandSpec(program: "sift-train", name: name, summary: summary, options: options + common, repeats: .lastWins)
+    }
+
+    private static func option(_ name: String, _ value: String?, _ help: String, repeatable: Bool = false) -> OptionSpec {
+        OptionSpec(names: [name], value: value, help: help, repeatable: repeatable)
+    }
+}
+
+/// A parsed `sift-train` command line, read by option name without its `--`.
+struct Options {
+    let parsed: ParsedArguments
+
+    /// Flags given, without their `--` (`no-bigrams`).
+    var flags: Set<String> { Set(parsed.flags.map { String($0.dropFirst(2)) }) }
+
+    func string(_ k: String) -> String? { parsed.value("--" + k) }
+    func all(_ k: String) -> [String] { parsed.all("--" + k) }
+    func int(_ k: String, _ d: Int) throws -> Int { try parsed.int("--" + k, default: d) }
+    func float(_ k: String, _ d: Float) throws -> Float { try parsed.float("--" + k, default: d) }
+    func require(_ k: String) throws -> String { try parsed.required("--" + k) }
+}
