@@ -40,20 +40,10 @@ fi
 echo "api-check: building $MODULE (debug)" >&2
 "$SWIFT" build --target "$MODULE" >&2
 bin=$("$SWIFT" build --show-bin-path)
-modules="$bin/Modules"
-[ -e "$modules/$MODULE.swiftmodule" ] || modules="$bin"
 
-# Search paths: the built Swift modules, and the module maps of the package's C targets
-# (system libraries' under Sources/, the ones SwiftPM generates under the build folder).
-args=(-I "$modules")
-for map in Sources/*/module.modulemap Sources/*/include/module.modulemap "$bin"/*.build/module.modulemap; do
-    [ -e "$map" ] && args+=(-I "$(cd "$(dirname "$map")" && pwd)")
-done
-if command -v pkg-config >/dev/null 2>&1; then
-    for flag in $(pkg-config --cflags-only-I openblas lapacke sqlite3 libcrypto 2>/dev/null || true); do
-        args+=(-I "${flag#-I}")
-    done
-fi
+# Search paths: the built modules and the C targets' module maps.
+args=()
+while IFS= read -r arg; do args+=("$arg"); done < <(scripts/swift-module-paths.sh "$bin")
 if [ "$(uname -s)" = "Darwin" ]; then
     args+=(-sdk "$(xcrun --show-sdk-path)")
 fi
