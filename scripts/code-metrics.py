@@ -493,6 +493,9 @@ def main(argv=None):
         result = unittest.TextTestRunner(verbosity=1).run(suite)
         return 0 if result.wasSuccessful() else 1
 
+    if args.root == DEFAULT_ROOT and not os.path.exists(args.root):
+        # Run from elsewhere: the repository's Sources/Sift, beside this script's folder.
+        args.root = os.path.relpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", DEFAULT_ROOT))
     if not os.path.exists(args.root):
         print(f"code-metrics: {args.root}: no such file or directory", file=sys.stderr)
         return 2
