@@ -232,6 +232,9 @@ class FileFigures:
     lines: int
     functions: list = field(default_factory=list)
     public_types: list = field(default_factory=list)
+    # The line of a brace that has no partner (0: none), e.g. with `#if` branches that open a
+    # body each: the file's function lengths are then not to be trusted.
+    unbalanced: int = 0
 
 
 def _skip_attribute(tokens, i):
@@ -410,6 +413,9 @@ def analyze_source(source, path="<source>"):
         if is_keyword and text in DECLARATION_KEYWORDS:
             pending = None
             continue
+        if is_keyword and text == "in" and pending and pending[0] == "var":
+            pending = None  # `for var x in xs {`: a loop, not a computed property.
+            continue
         if text in ("(", "["):
             paren_depth += 1
         elif text in (")", "]"):
@@ -428,12 +434,16 @@ def analyze_source(source, path="<source>"):
         elif text == "}":
             if pending and pending[3] == len(stack):
                 pending = None  # The end of the enclosing scope: it had no body.
-            if stack:
+            if not stack:
+                figures.unbalanced = figures.unbalanced or t.line
+            else:
                 kind, name, line, outer_depth = stack.pop()
                 paren_depth = outer_depth
                 if kind in ("function", "var"):
                     qualified = ".".join(context_names() + [name])
                     figures.functions.append(Function(path, line, t.line, kind, qualified))
+    if stack and not figures.unbalanced:
+        figures.unbalanced = stack[-1][2]
     figures.functions.sort(key=lambda f: f.line)
     return figures
 
@@ -507,6 +517,10 @@ def main(argv=None):
     files = sorted(results, key=lambda r: (-r.lines, r.path))
     public_types = [t for r in results for t in r.public_types]
 
+    for r in results:
+        if r.unbalanced:
+            print(f"code-metrics: warning: {r.path}:{r.unbalanced}: unbalanced braces (after comments "
+                  "and strings were skipped); its function lengths may be wrong", file=sys.stderr)
     long_functions = [f for f in functions if f.length > args.max_function_lines]
     large_files = [r for r in files if r.lines > args.max_file_lines]
     too_many_types = len(public_types) > args.max_public_types

@@ -157,6 +157,16 @@ class FunctionTests(unittest.TestCase):
                   "}\n")
         self.assertEqual(functions(source), {"f(_:other:)": 3})
 
+    def test_for_var_loop_is_not_a_property(self):
+        source = "func f(xs: [Int]) {\n    for var x in xs {\n        x += 1\n    }\n}\n"
+        self.assertEqual(functions(source), {"f(xs:)": 5})
+
+    def test_unbalanced_braces_are_reported(self):
+        source = "#if os(Linux)\nfunc f() {\n#else\nfunc f() {\n#endif\n}\n"
+        self.assertEqual(cm.analyze_source(source).unbalanced, 2)  # the brace never closed
+        self.assertEqual(cm.analyze_source("func f() {}\n}\n").unbalanced, 2)
+        self.assertEqual(cm.analyze_source("func f() {}\n").unbalanced, 0)
+
     def test_class_func(self):
         source = "open class K {\n    open class func make() -> K {\n        K()\n    }\n}\n"
         self.assertEqual(functions(source), {"K.make()": 3})
