@@ -1,4 +1,5 @@
 # Sift — the two commands: `make demo` and `make test`. Both install what is missing first.
+# The checks CI runs after the tests: `make lint`, `make api-check`, `make metrics`, `make docs`.
 SWIFT ?= swift
 .PHONY: deps build demo test model bench quality clean
 
@@ -52,3 +53,38 @@ test-sanitize: deps
 # A full and a read-only file system on tmpfs (as root), and permissions as an unprivileged user.
 test-faults: deps
 	SWIFT=$(SWIFT) Tests/Faults/run.sh
+
+# Conventions (README, Development): style, public API, code size, documentation.
+.PHONY: lint format api-check api-baseline metrics docs
+
+SWIFT_FORMAT ?= $(SWIFT) format
+# Every Swift source of the package; .swift-format holds the rules.
+FORMAT_PATHS = Package.swift Sources Tests Benchmarks Models/sift-train Examples
+
+# swift-format's findings are errors.
+lint:
+	$(SWIFT_FORMAT) lint --strict --recursive --parallel $(FORMAT_PATHS)
+
+# Rewrites the sources in place with the same rules (then `make lint` is clean).
+format:
+	$(SWIFT_FORMAT) format --in-place --recursive --parallel $(FORMAT_PATHS)
+
+# The library modules whose public API has a baseline, api/<Module>.json.
+API_MODULES ?= Sift
+
+# Each module's public API against its baseline (swift-api-digester).
+api-check: deps
+	SWIFT=$(SWIFT) scripts/api-check.sh $(API_MODULES)
+
+# After an intended change of the public API: rewrites the baselines, to commit with it.
+api-baseline: deps
+	SWIFT=$(SWIFT) scripts/api-check.sh --update $(API_MODULES)
+
+# Sources/Sift: no function over 80 lines, no file over 400 lines, at most 40 public types.
+metrics:
+	python3 scripts/code-metrics.py --self-test
+	python3 scripts/code-metrics.py --check Sources/Sift
+
+# The DocC catalog and the public doc comments → .build/docs, failing on any warning.
+docs: deps
+	SWIFT=$(SWIFT) scripts/docs.sh
