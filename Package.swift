@@ -5,6 +5,8 @@ let package = Package(
     name: "Sift",
     products: [
         .library(name: "Sift", targets: ["Sift"]),
+        // Test doubles for an app's tests: a spy index, a donation recorder, a memory logger.
+        .library(name: "SiftTestSupport", targets: ["SiftTestSupport"]),
         .executable(name: "sift", targets: ["sift"]),
         .executable(name: "sift-bench", targets: ["sift-bench"]),
         .executable(name: "sift-train", targets: ["sift-train"]),
@@ -28,19 +30,26 @@ let package = Package(
         .target(
             name: "Sift",
             dependencies: ["CBLAS", "CLAPACKE", "CSQLite", "COpenSSL", "CSiftKernels"]),
-        .executableTarget(name: "sift", dependencies: ["Sift"]),
+        // Benchmark datasets, retrieval and similarity metrics, the synthetic corpus: used by
+        // the CLI's eval, the bench, the trainer and the tests, never linked by a host app.
+        .target(name: "SiftEvaluation", dependencies: ["Sift"]),
+        .target(name: "SiftTestSupport", dependencies: ["Sift"]),
+        .executableTarget(name: "sift", dependencies: ["Sift", "SiftEvaluation"]),
         .executableTarget(
-            name: "sift-bench", dependencies: ["Sift", "CSQLite"],
+            name: "sift-bench", dependencies: ["Sift", "SiftEvaluation", "CSQLite"],
             path: "Benchmarks/sift-bench"),
         .executableTarget(
-            name: "sift-train", dependencies: ["Sift", "CBLAS", "CLAPACKE"],
+            name: "sift-train", dependencies: ["Sift", "SiftEvaluation", "CBLAS", "CLAPACKE"],
             path: "Models/sift-train"),
         .target(name: "SobrietyTracker", dependencies: ["Sift"], path: "Examples/SobrietyTracker"),
         .executableTarget(
             name: "sift-example", dependencies: ["Sift", "SobrietyTracker"],
             path: "Examples/sift-example"),
-        .testTarget(name: "SiftTests", dependencies: ["Sift", "CSiftKernels"]),
-        .testTarget(name: "SobrietyTrackerTests", dependencies: ["SobrietyTracker", "Sift"]),
+        .testTarget(
+            name: "SiftTests",
+            dependencies: ["Sift", "SiftEvaluation", "SiftTestSupport", "CSiftKernels"]),
+        .testTarget(
+            name: "SobrietyTrackerTests", dependencies: ["SobrietyTracker", "Sift", "SiftTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

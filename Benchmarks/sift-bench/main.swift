@@ -2,6 +2,7 @@
 // run. See BenchOptions.usage, and Benchmarks/RESULTS.md for the latest full run.
 import Foundation
 import Sift
+import SiftEvaluation
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftEvaluation
 
 /// `sift eval`: retrieval quality on a BEIR dataset, or similarity quality on a TSV of pairs.
 enum EvalCommand: Command {

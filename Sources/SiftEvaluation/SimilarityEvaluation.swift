@@ -1,4 +1,5 @@
 import Foundation
+import Sift
 
 /// Scores an embedder on a similarity benchmark (STS-B, SICK, WordSim-353, SimLex-999): the
 /// Spearman correlation between the cosine of the two sides and the human score.

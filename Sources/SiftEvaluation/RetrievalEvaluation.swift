@@ -1,4 +1,5 @@
 import Foundation
+import Sift
 
 /// Standard ranking metrics, computed as trec_eval and BEIR do.
 public enum RetrievalMetrics {

@@ -1,4 +1,5 @@
 import Foundation
+import Sift
 
 extension RetrievalEvaluation {
     /// Result of the as-you-type check.

@@ -1,4 +1,5 @@
 import Foundation
+import Sift
 
 /// A retrieval test collection in the BEIR layout: `corpus.jsonl` (`_id`, `title`, `text`),
 /// `queries.jsonl` (`_id`, `text`) and `qrels/<split>.tsv` (`query-id`, `corpus-id`, `score`).

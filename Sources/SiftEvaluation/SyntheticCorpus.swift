@@ -1,4 +1,5 @@
 import Foundation
+import Sift
 
 /// A deterministic generator of realistic short app content — journal days, triggers,
 /// reflections, recipes, expenses, notes, tasks, workouts — for benchmarks and tests.
