@@ -14,7 +14,7 @@ public actor SearchIndex {
         public var directory: URL?
         /// The model for the semantic half; nil for keyword search only.
         public var embedder: (any Embedder)?
-        public var bm25: BM25Parameters
+        package var bm25: BM25Parameters
         public var donations: DonationBoost
         public var fusion: FusionParameters
         /// The present; tests pass a fixed clock.
@@ -25,13 +25,13 @@ public actor SearchIndex {
         public var codec: any RecordCodec
         /// Scan an int8 copy of the vectors and re-score the best exactly (faster at large
         /// sizes, 256 more bytes an item at 256 dimensions).
-        public var quantizedScan: Bool
+        package var quantizedScan: Bool
         /// With ``quantizedScan``: how many leading components of each vector the int8 copy
         /// codes (a multiple of 32); nil, all of them. For a model whose components are ordered
         /// by decreasing variance, such as the bundled one (principal components), 128 of 256
         /// halve the scan's bytes again and still nominate the exact top 10 (``QuantizedRows``);
         /// for other models keep nil.
-        public var quantizedScanComponents: Int?
+        package var quantizedScanComponents: Int?
         /// The int8 copy's coded components, nil without the quantized scan.
         var int8Components: Int? {
             guard quantizedScan, let d = embedder?.dimension else { return nil }
@@ -41,7 +41,7 @@ public actor SearchIndex {
         /// default: half the memory and half the bytes a scan reads, with the same hybrid and
         /// keyword nDCG@10 on SciFact and Cranfield (see ``VectorPrecision``); `.float32` keeps
         /// the embedder's exact components.
-        public var vectorPrecision: VectorPrecision
+        package var vectorPrecision: VectorPrecision
         /// Open the store for reading only: searches work, every mutation throws a
         /// ``StoreError`` naming the store and SQLite's reason; nothing on disk is created or
         /// changed (a model change re-embeds in memory only).
@@ -49,15 +49,29 @@ public actor SearchIndex {
         /// How many times an item's title counts in its vector (1: once, as in the text).
         /// 5 was best on SciFact train and Cranfield (semantic and hybrid nDCG@10; see
         /// `Benchmarks/RESULTS.md`). Part of ``vectorFingerprint``: changing it re-embeds.
-        public var titleEmbeddingWeight: Float
+        package var titleEmbeddingWeight: Float
 
         /// What the stored vectors depend on: the model's fingerprint and the title weight.
-        public var vectorFingerprint: String? {
+        package var vectorFingerprint: String? {
             guard let f = embedder?.fingerprint else { return nil }
             return titleEmbeddingWeight == 1 ? f : "\(f)+title×\(titleEmbeddingWeight)"
         }
 
+        /// The configuration a host app sets; the ranking and storage tuning keeps its defaults
+        /// (BM25F parameters, quantized scan, vector precision, title embedding weight).
         public init(
+            directory: URL?, embedder: (any Embedder)? = nil, donations: DonationBoost = DonationBoost(),
+            fusion: FusionParameters = .default, clock: @escaping @Sendable () -> Date = { Date() },
+            logger: any SiftLogger = NullLogger(), codec: any RecordCodec = PlainCodec(), readOnly: Bool = false
+        ) {
+            self.init(
+                directory: directory, embedder: embedder, bm25: .default, donations: donations, fusion: fusion,
+                clock: clock, logger: logger, codec: codec, quantizedScan: false, quantizedScanComponents: nil,
+                readOnly: readOnly, titleEmbeddingWeight: 5, vectorPrecision: .float16)
+        }
+
+        /// Every setting, tuning included (the CLI, the bench, the trainer and the tests).
+        package init(
             directory: URL?, embedder: (any Embedder)? = nil, bm25: BM25Parameters = .default,
             donations: DonationBoost = DonationBoost(), fusion: FusionParameters = .default,
             clock: @escaping @Sendable () -> Date = { Date() }, logger: any SiftLogger = NullLogger(),
@@ -526,7 +540,7 @@ public actor SearchIndex {
     }
 
     /// Donations recorded for `id`.
-    public func donations(for id: ItemID) -> [Donation] { donationLog[id] ?? [] }
+    package func donations(for id: ItemID) -> [Donation] { donationLog[id] ?? [] }
 
     // MARK: Reading
 
@@ -543,21 +557,21 @@ public actor SearchIndex {
     }
 
     /// Counts for `sift stats`.
-    public struct Statistics: Sendable, Equatable {
-        public var items: Int
-        public var domains: [String: Int]
-        public var terms: Int
-        public var postings: Int
-        public var vectors: Int
-        public var dimension: Int?
-        public var donations: Int
-        public var model: String?
-        public var lastClientState: String?
-        public var storePath: String
-        public var storeBytes: Int
+    package struct Statistics: Sendable, Equatable {
+        package var items: Int
+        package var domains: [String: Int]
+        package var terms: Int
+        package var postings: Int
+        package var vectors: Int
+        package var dimension: Int?
+        package var donations: Int
+        package var model: String?
+        package var lastClientState: String?
+        package var storePath: String
+        package var storeBytes: Int
     }
 
-    public func statistics() throws -> Statistics {
+    package func statistics() throws -> Statistics {
         // Expired items not yet purged are not counted: they are gone for every reader.
         let now = configuration.clock()
         var domains: [String: Int] = [:]
@@ -580,7 +594,7 @@ public actor SearchIndex {
     }
 
     /// Verifies the store, the identifier table, the keyword index and the vector index agree.
-    public func checkInvariants() throws {
+    package func checkInvariants() throws {
         try table.checkInvariants()
         var live = Set<Int32>()
         var storedIDs = Set<ItemID>()
@@ -603,7 +617,7 @@ public actor SearchIndex {
     }
 
     /// SQLite's `PRAGMA integrity_check` result ("ok" when sound).
-    public func integrityCheck() throws -> String { try store.integrityCheck() }
+    package func integrityCheck() throws -> String { try store.integrityCheck() }
 }
 
 /// Misuse of the index API.

@@ -1,15 +1,15 @@
 import Foundation
 
 /// One word of a text after normalisation.
-public struct Token: Sendable, Equatable {
+package struct Token: Sendable, Equatable {
     /// The normalised word: lower-cased, diacritics folded.
-    public var text: String
+    package var text: String
     /// Byte offsets of the word in the UTF-8 of the original text.
-    public var utf8Range: Range<Int>
+    package var utf8Range: Range<Int>
     /// Index of the word among all words of the text (stop words included).
-    public var position: Int
+    package var position: Int
 
-    public init(text: String, utf8Range: Range<Int>, position: Int) {
+    package init(text: String, utf8Range: Range<Int>, position: Int) {
         self.text = text
         self.utf8Range = utf8Range
         self.position = position
@@ -26,13 +26,18 @@ public struct Analyzer: Sendable {
     /// Words dropped from ``terms(_:)``; normalised form.
     public let stopWords: Set<String>
 
-    public init(stopWords: Set<String> = StopWords.english) {
+    /// An analyzer that drops the English stop words.
+    public init() {
+        self.init(stopWords: StopWords.english)
+    }
+
+    public init(stopWords: Set<String>) {
         self.stopWords = stopWords
     }
 
     /// Every word of `text` with its byte range, stop words included.
     /// - Complexity: O(n) in the UTF-8 length of `text`.
-    public func tokens(_ text: String) -> [Token] {
+    package func tokens(_ text: String) -> [Token] {
         var result: [Token] = []
         forEachWord(text) { word, range in
             result.append(Token(text: word, utf8Range: range, position: result.count))
@@ -60,7 +65,7 @@ public struct Analyzer: Sendable {
     }
 
     /// Calls `body` with each normalised word and its UTF-8 byte range.
-    public func forEachWord(_ text: String, _ body: (String, Range<Int>) -> Void) {
+    package func forEachWord(_ text: String, _ body: (String, Range<Int>) -> Void) {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(32)
         var start = -1

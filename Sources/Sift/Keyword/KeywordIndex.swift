@@ -24,7 +24,7 @@ public struct KeywordIndex: Sendable {
         @inline(__always) var isEscaped: Bool { max(tf.0, max(tf.1, tf.2)) == Self.escape }
     }
 
-    public var parameters: BM25Parameters
+    package var parameters: BM25Parameters
     let analyzer: Analyzer
 
     // Internal rather than private so that the snapshot (Snapshot/IndexState+Snapshot.swift) can
@@ -43,7 +43,7 @@ public struct KeywordIndex: Sendable {
     static let titleHeadLength = 6
     var totalLengths: (Int, Int, Int) = (0, 0, 0)
     /// Number of live documents.
-    public internal(set) var documentCount = 0
+    package internal(set) var documentCount = 0
     /// The ids of the first `sortedTerms.count` terms, ordered by their UTF-8 bytes, for prefix
     /// search. Ids are dense and never reused, so terms added since are the ids from
     /// `sortedTerms.count` on; ``prepareForQueries()`` merges them in.
@@ -56,24 +56,24 @@ public struct KeywordIndex: Sendable {
     /// Postings appended since the lists were last trimmed to their size (see `prepareForQueries`).
     var appendedSinceTrim = 0
 
-    public init(parameters: BM25Parameters = .default, analyzer: Analyzer = Analyzer()) {
+    package init(parameters: BM25Parameters = .default, analyzer: Analyzer = Analyzer()) {
         self.parameters = parameters
         self.analyzer = analyzer
     }
 
     /// The index terms of `text`: analysed, stop words dropped, stemmed.
-    public func indexTerms(_ text: String) -> [String] {
+    package func indexTerms(_ text: String) -> [String] {
         analyzer.terms(text).map(PorterStemmer.stem)
     }
 
     /// Whether `row` holds a document.
-    public func contains(row: Int32) -> Bool {
+    package func contains(row: Int32) -> Bool {
         Int(row) < rowTerms.count && rowTerms[Int(row)] != nil
     }
 
     /// Indexes `item` at `row`, replacing whatever the row held.
     /// - Complexity: O(t + Σ p) for t terms of the item and p the postings of the terms it replaces.
-    public mutating func insert(_ item: SearchableItem, at row: Int32) {
+    package mutating func insert(_ item: SearchableItem, at row: Int32) {
         var terms = makeTermAnalyzer()
         let document = terms.analyze(item)
         learnStems(terms.takeLearnedStems())
@@ -136,7 +136,7 @@ public struct KeywordIndex: Sendable {
 
     /// Removes the document at `row`, if any.
     /// - Complexity: O(Σ p) over the postings lists of its terms.
-    public mutating func remove(row: Int32) {
+    package mutating func remove(row: Int32) {
         let r = Int(row)
         guard r < rowTerms.count, let ids = rowTerms[r] else { return }
         for id in ids {
@@ -159,7 +159,7 @@ public struct KeywordIndex: Sendable {
     }
 
     /// Removes every document.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         self = KeywordIndex(parameters: parameters, analyzer: analyzer)
     }
 
@@ -184,12 +184,12 @@ public struct KeywordIndex: Sendable {
     }
 
     /// Document frequency of an index term.
-    public func documentFrequency(_ term: String) -> Int {
+    package func documentFrequency(_ term: String) -> Int {
         termIDs[term].map { postings[Int($0)].count } ?? 0
     }
 
     /// Lucene's BM25 idf.
-    public func idf(documentFrequency df: Int) -> Float {
+    package func idf(documentFrequency df: Int) -> Float {
         let n = Float(documentCount), d = Float(df)
         return log(1 + (n - d + 0.5) / (d + 0.5))
     }
@@ -205,7 +205,7 @@ public struct KeywordIndex: Sendable {
     /// typed so far (a prefix) when `lastIsPrefix`. Needs at least two words; `title` supplies
     /// the row's title for the prefix check.
     /// - Complexity: O(words), plus one tokenisation of the title when the full words match.
-    public func titleBegins(row: Int32, with words: [String], hashes: [UInt64], lastIsPrefix: Bool, title: () -> String) -> Bool {
+    package func titleBegins(row: Int32, with words: [String], hashes: [UInt64], lastIsPrefix: Bool, title: () -> String) -> Bool {
         let n = words.count
         guard n >= 2, n <= Self.titleHeadLength, Int(row) < rowTerms.count else { return false }
         let base = Int(row) * Self.titleHeadLength
@@ -223,17 +223,17 @@ public struct KeywordIndex: Sendable {
     // MARK: Querying
 
     /// One query term after analysis, and the index terms it matches.
-    public struct QueryTerm: Sendable, Equatable {
+    package struct QueryTerm: Sendable, Equatable {
         /// The word as typed (normalised).
-        public var word: String
+        package var word: String
         /// The index terms it matches: its stem, or for a prefix every term starting with it.
-        public var terms: [String]
-        public var isPrefix: Bool
+        package var terms: [String]
+        package var isPrefix: Bool
     }
 
     /// Analyses a query. With `prefixLastTerm`, the last word (when the query does not end in
     /// a separator) also matches every index term that starts with it, as-you-type.
-    public func queryTerms(_ query: String, prefixLastTerm: Bool = true, maxExpansions: Int = 1024) -> [QueryTerm] {
+    package func queryTerms(_ query: String, prefixLastTerm: Bool = true, maxExpansions: Int = 1024) -> [QueryTerm] {
         let words = analyzer.terms(query)
         var result: [QueryTerm] = []
         var seen = Set<String>()
@@ -314,7 +314,7 @@ public struct KeywordIndex: Sendable {
     /// 120 bytes an item at 100k items). Trimming when the appended postings outnumber the rest
     /// costs O(total) at geometrically spaced sizes — amortised O(1) a posting — and never
     /// after a batch that is small against the index.
-    public mutating func prepareForQueries() {
+    package mutating func prepareForQueries() {
         if sortedTerms.count != termStrings.count { sortedTerms = sortedTermOrder() }
         if appendedSinceTrim > 0 {
             let total = postings.reduce(0) { $0 + $1.count }
@@ -350,7 +350,7 @@ public struct KeywordIndex: Sendable {
     /// `scores` (indexed by row, at least as long as the highest row) and listed in `touched`.
     /// A prefix term contributes its best-scoring expansion per document.
     /// - Complexity: O(Σ p) over the postings of the query's terms.
-    public func accumulate(_ query: [QueryTerm], scores: inout [Float], touched: inout [Int32]) {
+    package func accumulate(_ query: [QueryTerm], scores: inout [Float], touched: inout [Int32]) {
         let averages = averageLengths
         let k1 = parameters.k1
         for term in query {
@@ -538,7 +538,7 @@ public struct KeywordIndex: Sendable {
     static let parallelPostings = 20_000
 
     /// The BM25F score of one document, as ``accumulate(_:scores:touched:)`` computes it.
-    public func score(_ query: [QueryTerm], row: Int32) -> Float {
+    package func score(_ query: [QueryTerm], row: Int32) -> Float {
         explain(query, row: row).reduce(0) { $0 + $1.score }
     }
 
@@ -554,7 +554,7 @@ public struct KeywordIndex: Sendable {
     }
 
     /// Every term's contribution to the score of `row`.
-    public func explain(_ query: [QueryTerm], row: Int32) -> [TermExplanation] {
+    package func explain(_ query: [QueryTerm], row: Int32) -> [TermExplanation] {
         let averages = averageLengths
         let k1 = parameters.k1
         var result: [TermExplanation] = []
@@ -588,12 +588,12 @@ public struct KeywordIndex: Sendable {
     }
 
     /// Number of distinct terms, and of postings.
-    public var statistics: (terms: Int, postings: Int) {
+    package var statistics: (terms: Int, postings: Int) {
         (termStrings.count, postings.reduce(0) { $0 + $1.count })
     }
 
     /// Verifies that postings and the forward index agree and that counts add up.
-    public func checkInvariants(liveRows: Set<Int32>) throws(InvariantViolation) {
+    package func checkInvariants(liveRows: Set<Int32>) throws(InvariantViolation) {
         var live = Set<Int32>()
         for (r, terms) in rowTerms.enumerated() where terms != nil { live.insert(Int32(r)) }
         if live != liveRows {

@@ -1,13 +1,13 @@
 import Foundation
 
 /// A kind of item that a query can name, e.g. identifier `expense`, display name "Expenses".
-public struct DomainName: Sendable, Hashable {
+package struct DomainName: Sendable, Hashable {
     /// The domain as items carry it (`streakDay`).
-    public var identifier: String
+    package var identifier: String
     /// The name a person would use ("Journal days"), if it differs from the identifier.
-    public var displayName: String?
+    package var displayName: String?
 
-    public init(identifier: String, displayName: String? = nil) {
+    package init(identifier: String, displayName: String? = nil) {
         self.identifier = identifier
         self.displayName = displayName
     }
@@ -56,9 +56,9 @@ public struct DomainName: Sendable, Hashable {
 /// - Complexity: ``parse(_:now:)`` is O(n) in the length of the query: each word starts a bounded
 ///   number of matches of bounded length (a date phrase has at most eight words, a domain phrase
 ///   as many as the longest domain name).
-public struct QueryParser: Sendable {
+package struct QueryParser: Sendable {
     /// The time zone in which days start at midnight.
-    public let timeZone: TimeZone
+    package let timeZone: TimeZone
     private let calendar: Calendar
     /// Domain phrases by every singular and plural form of their first word, longest first.
     private let domainPhrases: [String: [DomainPhrase]]
@@ -66,7 +66,7 @@ public struct QueryParser: Sendable {
     /// - Parameters:
     ///   - domains: the domains a query may name.
     ///   - timeZone: where "today" is; UTC by default.
-    public init(domains: [DomainName], timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
+    package init(domains: [DomainName], timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
         self.timeZone = timeZone
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
@@ -90,7 +90,7 @@ public struct QueryParser: Sendable {
     /// Never fails: any input, including empty or binary text, gives a result.
     /// - Parameter now: the instant that "today", "last week" … are relative to.
     /// - Complexity: O(n) in the length of `query`.
-    public func parse(_ query: String, now: Date) -> ParsedQuery {
+    package func parse(_ query: String, now: Date) -> ParsedQuery {
         let words = QueryWord.split(query)
         let keys = words.map(\.key)
         var consumed = [Bool](repeating: false, count: words.count)

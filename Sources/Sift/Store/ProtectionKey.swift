@@ -96,7 +96,7 @@ public struct ProtectionKey: Sendable, CustomStringConvertible {
 
 /// A key that could not be loaded, with the file and the reason.
 public struct ProtectionKeyError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Reason: Sendable, Equatable {
+    package enum Reason: Sendable, Equatable {
         /// The file does not exist.
         case missing
         /// The file exists but cannot be read (the system's reason).
@@ -111,7 +111,7 @@ public struct ProtectionKeyError: Error, Sendable, Equatable, CustomStringConver
 
     /// The key file, when the key came from one.
     public var path: String?
-    public var reason: Reason
+    package var reason: Reason
 
     public var description: String {
         let prefix = path.map { "\($0): " } ?? ""

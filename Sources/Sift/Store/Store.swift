@@ -8,13 +8,13 @@ struct StoredItem: Sendable {
 }
 
 /// One recorded user action (App Intents' `donate()`).
-public struct Donation: Sendable, Equatable, Hashable {
-    public var intent: String
-    public var itemID: ItemID
-    public var surface: String?
-    public var date: Date
+package struct Donation: Sendable, Equatable, Hashable {
+    package var intent: String
+    package var itemID: ItemID
+    package var surface: String?
+    package var date: Date
 
-    public init(intent: String, itemID: ItemID, surface: String? = nil, date: Date) {
+    package init(intent: String, itemID: ItemID, surface: String? = nil, date: Date) {
         self.intent = intent
         self.itemID = itemID
         self.surface = surface
