@@ -15,14 +15,14 @@ public actor SearchIndex {
         /// The model for the semantic half; nil for keyword search only.
         public var embedder: (any Embedder)?
         package var bm25: BM25Parameters
-        public var donations: DonationBoost
-        public var fusion: FusionParameters
+        package var donations: DonationBoost
+        package var fusion: FusionParameters
         /// The present; tests pass a fixed clock.
         public var clock: @Sendable () -> Date
         /// Where operations are reported (never with user text).
         public var logger: any SiftLogger
         /// How records are sealed at rest (``PlainCodec``, or encryption for a protected index).
-        public var codec: any RecordCodec
+        package var codec: any RecordCodec
         /// Scan an int8 copy of the vectors and re-score the best exactly (faster at large
         /// sizes, 256 more bytes an item at 256 dimensions).
         package var quantizedScan: Bool
@@ -58,30 +58,36 @@ public actor SearchIndex {
         }
 
         /// The configuration a host app sets; the ranking and storage tuning keeps its defaults
-        /// (BM25F parameters, quantized scan, vector precision, title embedding weight).
+        /// (BM25F and fusion parameters, donation boost, quantized scan, vector precision, title
+        /// embedding weight).
+        /// - Parameters:
+        ///   - logger: where operations are reported; nil discards them.
+        ///   - protectionKey: when given, every record's text is sealed with AES-256-GCM under it.
         public init(
-            directory: URL?, embedder: (any Embedder)? = nil, donations: DonationBoost = DonationBoost(),
-            fusion: FusionParameters = .default, clock: @escaping @Sendable () -> Date = { Date() },
-            logger: any SiftLogger = NullLogger(), codec: any RecordCodec = PlainCodec(), readOnly: Bool = false
+            directory: URL?, embedder: (any Embedder)? = nil, clock: @escaping @Sendable () -> Date = { Date() },
+            logger: (any SiftLogger)? = nil, protectionKey: ProtectionKey? = nil, readOnly: Bool = false
         ) {
             self.init(
-                directory: directory, embedder: embedder, bm25: .default, donations: donations, fusion: fusion,
-                clock: clock, logger: logger, codec: codec, quantizedScan: false, quantizedScanComponents: nil,
-                readOnly: readOnly, titleEmbeddingWeight: 5, vectorPrecision: .float16)
+                directory: directory, embedder: embedder, bm25: .default, donations: DonationBoost(),
+                fusion: .default, clock: clock, logger: logger, codec: PlainCodec(), protectionKey: protectionKey,
+                quantizedScan: false, quantizedScanComponents: nil, readOnly: readOnly, titleEmbeddingWeight: 5,
+                vectorPrecision: .float16)
         }
 
-        /// Every setting, tuning included (the CLI, the bench, the trainer and the tests).
+        /// Every setting, tuning included (the CLI, the bench, the trainer and the tests). A
+        /// `protectionKey` replaces `codec` with ``AESGCMCodec`` under that key.
         package init(
             directory: URL?, embedder: (any Embedder)? = nil, bm25: BM25Parameters = .default,
             donations: DonationBoost = DonationBoost(), fusion: FusionParameters = .default,
-            clock: @escaping @Sendable () -> Date = { Date() }, logger: any SiftLogger = NullLogger(),
-            codec: any RecordCodec = PlainCodec(), quantizedScan: Bool = false, quantizedScanComponents: Int? = nil,
+            clock: @escaping @Sendable () -> Date = { Date() }, logger: (any SiftLogger)? = nil,
+            codec: any RecordCodec = PlainCodec(), protectionKey: ProtectionKey? = nil,
+            quantizedScan: Bool = false, quantizedScanComponents: Int? = nil,
             readOnly: Bool = false, titleEmbeddingWeight: Float = 5, vectorPrecision: VectorPrecision = .float16
         ) {
             self.quantizedScanComponents = quantizedScanComponents
             self.vectorPrecision = vectorPrecision
             self.titleEmbeddingWeight = titleEmbeddingWeight
-            self.codec = codec
+            self.codec = protectionKey.map { AESGCMCodec(key: $0) } ?? codec
             self.readOnly = readOnly
             self.quantizedScan = quantizedScan
             self.directory = directory
@@ -90,7 +96,7 @@ public actor SearchIndex {
             self.donations = donations
             self.fusion = fusion
             self.clock = clock
-            self.logger = logger
+            self.logger = logger ?? NullLogger()
         }
     }
 

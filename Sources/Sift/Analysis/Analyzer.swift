@@ -22,16 +22,16 @@ package struct Token: Sendable, Equatable {
 /// so "русский" and "café" are words); everything else — punctuation, spaces, em-dashes, emoji —
 /// separates words. Words are lower-cased and their diacritics folded ("Café" → "cafe").
 /// Stop words are dropped by ``terms(_:)`` and kept by ``tokens(_:)``.
-public struct Analyzer: Sendable {
+package struct Analyzer: Sendable {
     /// Words dropped from ``terms(_:)``; normalised form.
-    public let stopWords: Set<String>
+    package let stopWords: Set<String>
 
     /// An analyzer that drops the English stop words.
-    public init() {
+    package init() {
         self.init(stopWords: StopWords.english)
     }
 
-    public init(stopWords: Set<String>) {
+    package init(stopWords: Set<String>) {
         self.stopWords = stopWords
     }
 
@@ -47,7 +47,7 @@ public struct Analyzer: Sendable {
 
     /// The normalised words of `text` without stop words, in order.
     /// - Complexity: O(n) in the UTF-8 length of `text`.
-    public func terms(_ text: String) -> [String] {
+    package func terms(_ text: String) -> [String] {
         var result: [String] = []
         forEachWord(text) { word, _ in
             if !stopWords.contains(word) { result.append(word) }
@@ -56,7 +56,7 @@ public struct Analyzer: Sendable {
     }
 
     /// The normalised form of one word (or of the first word of `text`), or nil if it has none.
-    public func normalize(_ text: String) -> String? {
+    package func normalize(_ text: String) -> String? {
         var first: String?
         forEachWord(text) { word, _ in
             if first == nil { first = word }

@@ -26,9 +26,9 @@ public protocol SiftLogger: Sendable {
 }
 
 /// Discards every record.
-public struct NullLogger: SiftLogger {
-    public init() {}
-    public func log(_ record: LogRecord) {}
+package struct NullLogger: SiftLogger {
+    package init() {}
+    package func log(_ record: LogRecord) {}
 }
 
 /// Keeps records in memory, for the tests and the bench (package-only: an app writes its own
