@@ -446,7 +446,7 @@ public struct KeywordIndex: Sendable {
         marks.withUnsafeMutableBufferPointer { marks in
         titleHits.withUnsafeMutableBufferPointer { titleHits in
             // Each pass writes only its own rows of the shared buffers.
-            nonisolated(unsafe) let scores = scores, best = best, marks = marks, titleHits = titleHits
+            let scores = scores, best = best, marks = marks, titleHits = titleHits
             let lengths = lengths
             // The expression of `pseudoFrequency` and `accumulate(_:scores:touched:)`, unchanged.
             @inline(__always) func score(_ p: Posting, term: Int32, idf: Float) -> Float {
@@ -514,13 +514,14 @@ public struct KeywordIndex: Sendable {
                 pass(0, .max, touched: &touched, bestRows: &bestRows)
             } else {
                 // The upper half's own lists, appended after the lower half's.
-                nonisolated(unsafe) var upperTouched: [Int32] = [], upperBest: [Int32] = []
-                nonisolated(unsafe) var lowerTouched = touched, lowerBest = bestRows
+                var upperTouched: [Int32] = [], upperBest: [Int32] = []
+                var lowerTouched = touched, lowerBest = bestRows
                 let mid = Int32(rows / 2)
-                withoutActuallyEscaping(pass) { pass in
-                    nonisolated(unsafe) let pass = pass
-                    DispatchQueue.concurrentPerform(iterations: 2) { half in
-                        if half == 0 { pass(0, mid, &lowerTouched, &lowerBest) } else { pass(mid, .max, &upperTouched, &upperBest) }
+                Parallel.forEach(iterations: 2) { half in
+                    if half == 0 {
+                        pass(0, mid, touched: &lowerTouched, bestRows: &lowerBest)
+                    } else {
+                        pass(mid, .max, touched: &upperTouched, bestRows: &upperBest)
                     }
                 }
                 touched = lowerTouched + upperTouched

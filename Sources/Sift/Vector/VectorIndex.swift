@@ -170,9 +170,8 @@ package struct VectorIndex: Sendable {
     /// stays on the calling thread.
     static let chunkBytes = 4 << 20
 
-    /// Runs `body` over `0..<rows` in chunks, on every core when there are several chunks
-    /// (GCD hands the chunks out as threads free up, the calling thread included, so a core busy
-    /// elsewhere delays at most the chunk it holds).
+    /// Runs `body` over `0..<rows` in chunks of ``chunkBytes``, on every core when there are
+    /// several chunks (``Parallel/forEachChunk(count:chunkSize:_:)``).
     static func forEachChunk(rows: Int, bytesPerRow: Int, _ body: @Sendable (Range<Int>) -> Void) {
         let perChunk = max(1, chunkBytes / max(bytesPerRow, 1))
         let chunks = (rows + perChunk - 1) / perChunk
@@ -180,9 +179,7 @@ package struct VectorIndex: Sendable {
             body(0..<rows)
             return
         }
-        DispatchQueue.concurrentPerform(iterations: chunks) { c in
-            body((c * perChunk)..<min(rows, (c + 1) * perChunk))
-        }
+        Parallel.forEachChunk(count: rows, chunkSize: perChunk, body)
     }
 
     /// Cosine of `query` with every row (free rows score 0), into `scores[0..<capacity]`.
