@@ -123,3 +123,13 @@ package struct Analyzer: Sendable {
         }
     }
 }
+
+extension Analyzer {
+    static func isWordScalarOrASCIIAlnum(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            let v = scalar.value
+            return (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A)
+        }
+        return isWordScalar(scalar)
+    }
+}
