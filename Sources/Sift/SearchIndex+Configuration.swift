@@ -9,7 +9,7 @@ extension SearchIndex {
         public var embedder: (any Embedder)?
         package var bm25: BM25Parameters
         package var donations: DonationBoost
-        package var fusion: FusionParameters
+        public var fusion: FusionParameters
         /// The present; tests pass a fixed clock.
         public var clock: @Sendable () -> Date
         /// Where operations are reported (never with user text).
@@ -18,13 +18,13 @@ extension SearchIndex {
         package var codec: any RecordCodec
         /// Scan an int8 copy of the vectors and re-score the best exactly (faster at large
         /// sizes, 256 more bytes an item at 256 dimensions).
-        package var quantizedScan: Bool
+        public var quantizedScan: Bool
         /// With ``quantizedScan``: how many leading components of each vector the int8 copy
         /// codes (a multiple of 32); nil, all of them. For a model whose components are ordered
         /// by decreasing variance, such as the bundled one (principal components), 128 of 256
         /// halve the scan's bytes again and still nominate the exact top 10 (``QuantizedRows``);
         /// for other models keep nil.
-        package var quantizedScanComponents: Int?
+        public var quantizedScanComponents: Int?
         /// The int8 copy's coded components, nil without the quantized scan.
         var int8Components: Int? {
             guard quantizedScan, let d = embedder?.dimension else { return nil }
@@ -50,21 +50,24 @@ extension SearchIndex {
             return titleEmbeddingWeight == 1 ? f : "\(f)+title×\(titleEmbeddingWeight)"
         }
 
-        /// The configuration a host app sets; the ranking and storage tuning keeps its defaults
-        /// (BM25F and fusion parameters, donation boost, quantized scan, vector precision, title
-        /// embedding weight).
+        /// The configuration a host app sets. The large-index configuration (README) sets
+        /// `fusion.keywordCandidates` and `quantizedScan` (with `quantizedScanComponents`); the
+        /// rest of the tuning keeps its defaults (BM25F parameters, donation boost, vector
+        /// precision, title embedding weight).
         /// - Parameters:
         ///   - logger: where operations are reported; nil discards them.
         ///   - protectionKey: when given, every record's text is sealed with AES-256-GCM under it.
         public init(
-            directory: URL?, embedder: (any Embedder)? = nil, clock: @escaping @Sendable () -> Date = { Date() },
-            logger: (any SiftLogger)? = nil, protectionKey: ProtectionKey? = nil, readOnly: Bool = false
+            directory: URL?, embedder: (any Embedder)? = nil, fusion: FusionParameters = .default,
+            clock: @escaping @Sendable () -> Date = { Date() }, logger: (any SiftLogger)? = nil,
+            protectionKey: ProtectionKey? = nil, quantizedScan: Bool = false, quantizedScanComponents: Int? = nil,
+            readOnly: Bool = false
         ) {
             self.init(
                 directory: directory, embedder: embedder, bm25: .default, donations: DonationBoost(),
-                fusion: .default, clock: clock, logger: logger, codec: PlainCodec(), protectionKey: protectionKey,
-                quantizedScan: false, quantizedScanComponents: nil, readOnly: readOnly, titleEmbeddingWeight: 5,
-                vectorPrecision: .float16)
+                fusion: fusion, clock: clock, logger: logger, codec: PlainCodec(), protectionKey: protectionKey,
+                quantizedScan: quantizedScan, quantizedScanComponents: quantizedScanComponents, readOnly: readOnly,
+                titleEmbeddingWeight: 5, vectorPrecision: .float16)
         }
 
         /// Every setting, tuning included (the CLI, the bench, the trainer and the tests). A
