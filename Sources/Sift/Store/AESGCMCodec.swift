@@ -163,8 +163,20 @@ package struct AESGCMCodec: RecordCodec {
     }
 }
 
-/// Why a protected record could not be sealed or opened.
+/// Why a protected record could not be sealed or opened, or a ``ProtectionKey`` could not be
+/// loaded or made (naming the key file when there is one).
 public enum ProtectionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The key file does not exist.
+    case keyFileMissing(String)
+    /// The key file exists but cannot be read (the system's reason).
+    case keyFileUnreadable(String, String)
+    /// The key (or the key file, when `path` is given) has this many bytes, not 32 raw or 64
+    /// hexadecimal.
+    case wrongKeyLength(path: String?, Int)
+    /// The key file has 64 characters, but not all hexadecimal digits.
+    case keyNotHexadecimal(String)
+    /// The system's random generator failed.
+    case noRandomness
     /// The tag did not verify: the record was altered, moved or sealed with another key.
     case authenticationFailed
     /// The sealed record has this many bytes, fewer than a nonce and a tag (28).
@@ -176,6 +188,17 @@ public enum ProtectionError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String {
         switch self {
+        case .keyFileMissing(let path):
+            "\(path): the key file does not exist"
+        case .keyFileUnreadable(let path, let why):
+            "\(path): cannot read the key file (\(why))"
+        case .wrongKeyLength(let path, let n):
+            path.map { "\($0): a key file holds 32 raw bytes or 64 hexadecimal characters; this one has \(n) bytes" }
+                ?? "a protection key is 32 bytes, got \(n)"
+        case .keyNotHexadecimal(let path):
+            "\(path): the key file has 64 characters, but not all are hexadecimal digits (0-9, a-f)"
+        case .noRandomness:
+            "the system's random generator failed; no key was made"
         case .authenticationFailed:
             "authentication failed: the record was altered, moved to another row, or sealed with another key"
         case .truncated(let n):
