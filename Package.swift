@@ -5,6 +5,8 @@ let package = Package(
     name: "Sift",
     products: [
         .library(name: "Sift", targets: ["Sift"]),
+        // Test doubles for an app's tests: a spy index and a donation recorder.
+        .library(name: "SiftTestSupport", targets: ["SiftTestSupport"]),
         .executable(name: "sift", targets: ["sift"]),
         .executable(name: "sift-bench", targets: ["sift-bench"]),
         .executable(name: "sift-train", targets: ["sift-train"]),
@@ -30,20 +32,27 @@ let package = Package(
             dependencies: ["CBLAS", "CLAPACKE", "CSQLite", "COpenSSL", "CSiftKernels"]),
         // The option parser of the three executables (not a product).
         .target(name: "SiftCommandLine"),
-        .executableTarget(name: "sift", dependencies: ["Sift", "SiftCommandLine"]),
+        // Benchmark datasets, retrieval and similarity metrics, the synthetic corpus: used by
+        // the CLI's eval, the bench, the trainer and the tests, never linked by a host app.
+        .target(name: "SiftEvaluation", dependencies: ["Sift"]),
+        .target(name: "SiftTestSupport", dependencies: ["Sift"]),
+        .executableTarget(name: "sift", dependencies: ["Sift", "SiftEvaluation", "SiftCommandLine"]),
         .executableTarget(
-            name: "sift-bench", dependencies: ["Sift", "SiftCommandLine", "CSQLite"],
+            name: "sift-bench", dependencies: ["Sift", "SiftEvaluation", "SiftCommandLine", "CSQLite"],
             path: "Benchmarks/sift-bench"),
         .executableTarget(
-            name: "sift-train", dependencies: ["Sift", "SiftCommandLine", "CBLAS", "CLAPACKE"],
+            name: "sift-train", dependencies: ["Sift", "SiftEvaluation", "SiftCommandLine", "CBLAS", "CLAPACKE"],
             path: "Models/sift-train"),
         .target(name: "SobrietyTracker", dependencies: ["Sift"], path: "Examples/SobrietyTracker"),
         .executableTarget(
             name: "sift-example", dependencies: ["Sift", "SobrietyTracker"],
             path: "Examples/sift-example"),
-        .testTarget(name: "SiftTests", dependencies: ["Sift", "CSiftKernels"]),
+        .testTarget(
+            name: "SiftTests",
+            dependencies: ["Sift", "SiftEvaluation", "SiftTestSupport", "CSiftKernels"]),
         .testTarget(name: "SiftCommandLineTests", dependencies: ["SiftCommandLine"]),
-        .testTarget(name: "SobrietyTrackerTests", dependencies: ["SobrietyTracker", "Sift"]),
+        .testTarget(
+            name: "SobrietyTrackerTests", dependencies: ["SobrietyTracker", "Sift", "SiftTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

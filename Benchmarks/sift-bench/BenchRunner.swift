@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftEvaluation
 
 /// Runs every measurement of the suite, in order, and collects the result rows.
 struct BenchRunner {

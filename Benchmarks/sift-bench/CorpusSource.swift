@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftEvaluation
 
 /// Where the items come from: the synthetic generator, or a file given with `--corpus`.
 enum CorpusSource {

@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftEvaluation
 
 /// `sift-bench --profile-nominators`: how well cheap codes nominate the rows that an exact scan
 /// ranks best, on the model's vectors of the synthetic corpus at the largest `--sizes`: for each

@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftEvaluation
 
 /// `sift-bench --profile-queries DIR`: opens an existing store (one a run left with `--keep
 /// --work-dir`) and runs the size's query set in each `--modes` mode `--profile-repeat` times,

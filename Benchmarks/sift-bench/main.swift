@@ -3,6 +3,7 @@
 import Foundation
 import Sift
 import SiftCommandLine
+import SiftEvaluation
 
 #if canImport(Glibc)
 import Glibc

@@ -77,11 +77,11 @@ public struct SobrietyApp: Sendable {
     }
 
     /// The entity `reference` names, failing closed (missing or withheld: an error).
-    /// - Throws: `EntityResolutionError`.
+    /// - Throws: `EntityError`.
     public func entity(for reference: EntityReference) async throws -> SobrietyEntity {
         if reference.refers(to: StreakDay.self) { return .day(try await days.entity(for: reference)) }
         if reference.refers(to: Trigger.self) { return .trigger(try await triggers.entity(for: reference)) }
         if reference.refers(to: Reflection.self) { return .reflection(try await reflections.entity(for: reference)) }
-        throw EntityResolutionError(itemID: reference.itemID, reason: .otherType(reference.domain))
+        throw EntityError.unresolved(reference.itemID, reason: .otherType(reference.domain))
     }
 }

@@ -83,7 +83,7 @@ struct Session {
         do {
             let entity = try await app.perform(OpenEntity(url: url, surface: surface))
             print("    \(url)\n      → \(describe(entity))")
-        } catch let error as RouteError {
+        } catch let error as EntityError {
             print("    \(url)\n      → route error: \(error)")
         } catch {
             print("    \(url)\n      → refused (fails closed): \(error)")

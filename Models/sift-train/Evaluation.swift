@@ -1,6 +1,7 @@
 import CBLAS
 import Foundation
 import Sift
+import SiftEvaluation
 
 /// Quality figures of a model: similarity benchmarks and BEIR retrieval (nDCG@10 as
 /// ../shared/tools/beir_eval.py computes it: graded gains, log2 discount, queries with a

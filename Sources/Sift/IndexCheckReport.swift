@@ -8,19 +8,19 @@ import Foundation
 /// equals what the store would rebuild. Damage that changed nothing observable — a byte in a
 /// free page or in a page's unused space — may leave an index whole; damage to anything a
 /// reader sees never does (``Sift`` README, Guarantees).
-public struct IndexCheckReport: Sendable, Equatable {
+package struct IndexCheckReport: Sendable, Equatable {
     /// One part of the index: the database file, the settings, the items, the donations, the
     /// meta entries, the identifiers (the in-memory projections' invariants), the snapshot,
     /// the permissions.
-    public struct Part: Sendable, Equatable {
-        public var name: String
-        public var isWhole: Bool
+    package struct Part: Sendable, Equatable {
+        package var name: String
+        package var isWhole: Bool
         /// One line: what was checked and found.
-        public var summary: String
+        package var summary: String
         /// Further lines: each problem, each unreadable record, notes.
-        public var details: [String]
+        package var details: [String]
 
-        public init(name: String, isWhole: Bool, summary: String, details: [String] = []) {
+        package init(name: String, isWhole: Bool, summary: String, details: [String] = []) {
             self.name = name
             self.isWhole = isWhole
             self.summary = summary
@@ -29,50 +29,50 @@ public struct IndexCheckReport: Sendable, Equatable {
     }
 
     /// The index's name (its directory's last component, ":memory:" in memory).
-    public var index: String
+    package var index: String
     /// The database file, or nil when the index is in memory.
-    public var storePath: String?
-    public var parts: [Part]
+    package var storePath: String?
+    package var parts: [Part]
     /// Every record that cannot be read; ``SearchIndex/repair(configuration:)`` drops exactly
     /// these (and the donations of the items among them).
-    public var unreadable: [UnreadableRecord]
+    package var unreadable: [UnreadableRecord]
     /// Items read and verified.
-    public var readableItems: Int
+    package var readableItems: Int
 
     /// Every part is whole.
-    public var isWhole: Bool { !parts.isEmpty && parts.allSatisfy(\.isWhole) }
+    package var isWhole: Bool { !parts.isEmpty && parts.allSatisfy(\.isWhole) }
 
     /// The part called `name`, if checked.
-    public func part(_ name: String) -> Part? { parts.first { $0.name == name } }
+    package func part(_ name: String) -> Part? { parts.first { $0.name == name } }
 
     /// The ids of the unreadable items that are known by id (in a plain store, all of them);
     /// the host app indexes these again after a repair.
-    public var unreadableItemIDs: [ItemID] { unreadable.itemIDs }
+    package var unreadableItemIDs: [ItemID] { unreadable.itemIDs }
 }
 
 /// What ``SearchIndex/repair(configuration:)`` did.
-public struct IndexRepairReport: Sendable, Equatable {
+package struct IndexRepairReport: Sendable, Equatable {
     /// The check before the repair.
-    public var before: IndexCheckReport
+    package var before: IndexCheckReport
     /// The check after it.
-    public var after: IndexCheckReport
+    package var after: IndexCheckReport
     /// The records dropped because they could not be read; nothing readable is dropped.
-    public var dropped: [UnreadableRecord]
+    package var dropped: [UnreadableRecord]
     /// Readable donations that went with their dropped item.
-    public var droppedDonationsOfDroppedItems: Int
+    package var droppedDonationsOfDroppedItems: Int
     /// Whether SQLite found the file unsound and the store was rebuilt, into a new file, from
     /// every record that could be read (each copied byte for byte); otherwise the unreadable
     /// rows were deleted in place.
-    public var rebuiltDatabase: Bool
+    package var rebuiltDatabase: Bool
     /// Whether a new snapshot was written (plain indexes; protected ones have none).
-    public var snapshotWritten: Bool
+    package var snapshotWritten: Bool
 
     /// The dropped items known by id: the host app indexes these again.
-    public var idsToReindex: [ItemID] { dropped.itemIDs }
+    package var idsToReindex: [ItemID] { dropped.itemIDs }
 
     /// Row keys (hexadecimal) of dropped items whose id could not be read (a protected store's
     /// damaged records): compare them with `AESGCMCodec.lookupKey` of the host's ids.
-    public var unidentifiedRowKeys: [String] {
+    package var unidentifiedRowKeys: [String] {
         dropped.filter { $0.kind == .item && $0.id == nil }.map(\.rowKey).sorted()
     }
 }
@@ -116,7 +116,7 @@ extension StoreSurvey {
 
 extension UnreadableRecord {
     /// `note-17 (row 18): item record checksum mismatch`, or the row key when the id is unknown.
-    public var line: String {
+    package var line: String {
         let who = id.map { "\($0.rawValue)" } ?? (rowKey.isEmpty ? "a row" : "row key \(rowKey.prefix(16))…")
         return "\(who) (row \(row)): \(reason)"
     }

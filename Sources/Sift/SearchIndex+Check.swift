@@ -13,7 +13,7 @@ extension SearchIndex {
     /// migrates an older schema; it writes no record. Never throws: a store that cannot be
     /// opened at all is a report with that reason.
     /// - Complexity: O(store): one read of every record and the analysis of every item.
-    public static func check(configuration: Configuration) -> IndexCheckReport {
+    package static func check(configuration: Configuration) -> IndexCheckReport {
         let started = Date()
         let name = configuration.directory?.lastPathComponent ?? ":memory:"
         guard let directory = configuration.directory else {
@@ -53,7 +53,7 @@ extension SearchIndex {
 
     /// Checks this open index as ``check(configuration:)`` checks a store, and also that the
     /// projections in memory keep the identifier table's invariants and agree with the store.
-    public func check() -> IndexCheckReport {
+    package func check() -> IndexCheckReport {
         let started = Date()
         let report = Self.inspect(store, survey: store.survey(), live: (state, generation), configuration: configuration, name: name, permissionNotes: [])
         Self.log(report, operation: "check", configuration: configuration, started: started)
@@ -73,7 +73,7 @@ extension SearchIndex {
     /// The host app indexes ``IndexRepairReport/idsToReindex`` again afterwards. A store that
     /// cannot be opened at all (not a database, a newer schema, a wrong key or a damaged key
     /// check) is left as it is, and the error says why.
-    public static func repair(configuration: Configuration) async throws -> IndexRepairReport {
+    package static func repair(configuration: Configuration) async throws -> IndexRepairReport {
         let started = Date()
         guard let directory = configuration.directory, !configuration.readOnly else {
             throw IndexError.invalidConfiguration("only an index on disk opened for writing can be repaired")

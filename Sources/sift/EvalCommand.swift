@@ -1,6 +1,7 @@
 import Foundation
 import Sift
 import SiftCommandLine
+import SiftEvaluation
 
 /// `sift eval`: retrieval quality on a BEIR dataset, or similarity quality on a TSV of pairs.
 enum EvalCommand: Command {

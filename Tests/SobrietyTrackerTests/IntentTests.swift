@@ -63,13 +63,13 @@ struct IntentTests {
         let t = try TestApp()
         try await t.app.indexEverything()
         let day = t.privateDays[0]
-        await #expect(throws: EntityResolutionError(itemID: day.itemID, reason: .withheld(.markedPrivate))) {
+        await #expect(throws: EntityError.unresolved(day.itemID, reason: .withheld(.markedPrivate))) {
             try await t.app.perform(OpenEntity(url: "https://example.app/streak/\(day.id.uuidString)"))
         }
-        await #expect(throws: EntityResolutionError(itemID: "trigger/99", reason: .notFound)) {
+        await #expect(throws: EntityError.unresolved("trigger/99", reason: .notFound)) {
             try await t.app.perform(OpenEntity(url: "https://example.app/triggers/99"))
         }
-        await #expect(throws: RouteError.unknownRoute("https://example.app/recipes/1", known: [
+        await #expect(throws: EntityError.unknownRoute("https://example.app/recipes/1", known: [
             "https://example.app/streak/{id}", "https://example.app/triggers/{id}", "https://example.app/reflections/{id}",
         ])) {
             try await t.app.perform(OpenEntity(url: "https://example.app/recipes/1"))

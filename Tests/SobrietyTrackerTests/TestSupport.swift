@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftTestSupport
 import SobrietyTracker
 
 /// A hand-written spy on the `SearchIndexing` seam that records calls and answers without any

@@ -18,7 +18,7 @@ struct TokenizerTests {
         #expect(extractor.extract(from: "stress stress stress meeting") == ["stress", "meeting"])
         for day in SampleData.days {
             let keywords = day.attributeSet.keywords
-            let titleWords = Set(Analyzer().tokens(day.title).map(\.text))
+            let titleWords = Set(Analyzer(stopWords: []).terms(day.title))
             #expect(keywords.count >= 3 && keywords.count <= 8)
             #expect(Set(keywords).count == keywords.count)
             #expect(keywords.allSatisfy { !titleWords.contains($0) && $0 == $0.lowercased() && $0.count >= 3 })

@@ -18,7 +18,7 @@ public struct OpenEntity: SobrietyIntent {
         self.surface = surface
     }
 
-    /// - Throws: `RouteError` for a malformed or unknown URL; `EntityResolutionError` when the
+    /// - Throws: `EntityError` for a malformed or unknown URL; `EntityError.unresolved` when the
     ///   entity is gone or withheld (private, archived) — it fails closed.
     public func perform(in app: SobrietyApp) async throws -> SobrietyEntity {
         let reference = try app.entities.reference(for: url)

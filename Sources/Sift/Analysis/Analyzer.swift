@@ -1,15 +1,15 @@
 import Foundation
 
 /// One word of a text after normalisation.
-public struct Token: Sendable, Equatable {
+package struct Token: Sendable, Equatable {
     /// The normalised word: lower-cased, diacritics folded.
-    public var text: String
+    package var text: String
     /// Byte offsets of the word in the UTF-8 of the original text.
-    public var utf8Range: Range<Int>
+    package var utf8Range: Range<Int>
     /// Index of the word among all words of the text (stop words included).
-    public var position: Int
+    package var position: Int
 
-    public init(text: String, utf8Range: Range<Int>, position: Int) {
+    package init(text: String, utf8Range: Range<Int>, position: Int) {
         self.text = text
         self.utf8Range = utf8Range
         self.position = position
@@ -22,17 +22,22 @@ public struct Token: Sendable, Equatable {
 /// so "русский" and "café" are words); everything else — punctuation, spaces, em-dashes, emoji —
 /// separates words. Words are lower-cased and their diacritics folded ("Café" → "cafe").
 /// Stop words are dropped by ``terms(_:)`` and kept by ``tokens(_:)``.
-public struct Analyzer: Sendable {
+package struct Analyzer: Sendable {
     /// Words dropped from ``terms(_:)``; normalised form.
-    public let stopWords: Set<String>
+    package let stopWords: Set<String>
 
-    public init(stopWords: Set<String> = StopWords.english) {
+    /// An analyzer that drops the English stop words.
+    package init() {
+        self.init(stopWords: StopWords.english)
+    }
+
+    package init(stopWords: Set<String>) {
         self.stopWords = stopWords
     }
 
     /// Every word of `text` with its byte range, stop words included.
     /// - Complexity: O(n) in the UTF-8 length of `text`.
-    public func tokens(_ text: String) -> [Token] {
+    package func tokens(_ text: String) -> [Token] {
         var result: [Token] = []
         forEachWord(text) { word, range in
             result.append(Token(text: word, utf8Range: range, position: result.count))
@@ -42,7 +47,7 @@ public struct Analyzer: Sendable {
 
     /// The normalised words of `text` without stop words, in order.
     /// - Complexity: O(n) in the UTF-8 length of `text`.
-    public func terms(_ text: String) -> [String] {
+    package func terms(_ text: String) -> [String] {
         var result: [String] = []
         forEachWord(text) { word, _ in
             if !stopWords.contains(word) { result.append(word) }
@@ -51,7 +56,7 @@ public struct Analyzer: Sendable {
     }
 
     /// The normalised form of one word (or of the first word of `text`), or nil if it has none.
-    public func normalize(_ text: String) -> String? {
+    package func normalize(_ text: String) -> String? {
         var first: String?
         forEachWord(text) { word, _ in
             if first == nil { first = word }
@@ -60,7 +65,7 @@ public struct Analyzer: Sendable {
     }
 
     /// Calls `body` with each normalised word and its UTF-8 byte range.
-    public func forEachWord(_ text: String, _ body: (String, Range<Int>) -> Void) {
+    package func forEachWord(_ text: String, _ body: (String, Range<Int>) -> Void) {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(32)
         var start = -1
@@ -116,5 +121,15 @@ public struct Analyzer: Sendable {
         for s in decomposed.unicodeScalars where s.properties.generalCategory != .nonspacingMark {
             buffer.append(contentsOf: Array(String(s).utf8))
         }
+    }
+}
+
+extension Analyzer {
+    static func isWordScalarOrASCIIAlnum(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            let v = scalar.value
+            return (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A)
+        }
+        return isWordScalar(scalar)
     }
 }

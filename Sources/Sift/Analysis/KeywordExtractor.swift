@@ -4,11 +4,16 @@
 /// words, deduplicated, never one of the excluded (title) words; at most `limit` (8) of them,
 /// the most frequent first, ties in order of first appearance.
 public struct KeywordExtractor: Sendable {
-    public var analyzer: Analyzer
+    package var analyzer: Analyzer
     public var limit: Int
     public var minimumLength: Int
 
-    public init(analyzer: Analyzer = Analyzer(), limit: Int = 8, minimumLength: Int = 3) {
+    /// Extracts with the index's own analysis (English stop words dropped).
+    public init(limit: Int = 8, minimumLength: Int = 3) {
+        self.init(analyzer: Analyzer(), limit: limit, minimumLength: minimumLength)
+    }
+
+    package init(analyzer: Analyzer, limit: Int = 8, minimumLength: Int = 3) {
         self.analyzer = analyzer
         self.limit = limit
         self.minimumLength = minimumLength

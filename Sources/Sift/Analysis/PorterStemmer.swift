@@ -9,13 +9,13 @@
 /// - words of one or two letters are left alone.
 ///
 /// On every other word the result equals NLTK's `ORIGINAL_ALGORITHM` mode.
-public enum PorterStemmer {
+package enum PorterStemmer {
     /// The stem of `word`, which should already be lower-cased.
     ///
     /// Only words made of the ASCII letters `a`–`z` are stemmed; a word of length ≤ 2, or one that
     /// holds anything else (digits, upper case, punctuation, non-ASCII letters), comes back unchanged.
     /// - Complexity: O(n) in the length of `word`, one small buffer allocation.
-    public static func stem(_ word: String) -> String {
+    package static func stem(_ word: String) -> String {
         let utf8 = word.utf8
         guard utf8.count > 2 else { return word }
         var bytes: [UInt8] = []

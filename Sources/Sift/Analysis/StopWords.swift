@@ -1,8 +1,8 @@
 /// Stop-word lists, in normalised form (lower case, no diacritics).
-public enum StopWords {
+package enum StopWords {
     /// A compact English list: articles, pronouns, auxiliaries, prepositions, conjunctions.
     /// Content words ("work", "big", "run") are never on it.
-    public static let english: Set<String> = [
+    package static let english: Set<String> = [
         "a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are",
         "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but",
         "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few", "for",

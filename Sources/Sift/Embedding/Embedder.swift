@@ -47,7 +47,7 @@ extension Embedder {
 }
 
 /// A model that can tell which words it learned: spelling correction leaves those alone.
-public protocol WordVocabulary: Sendable {
+package protocol WordVocabulary: Sendable {
     /// Whether `word` (a normalised, lower-case word) was (probably) in the training vocabulary.
     func recognizes(word: String) -> Bool
 }

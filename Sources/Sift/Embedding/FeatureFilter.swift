@@ -6,15 +6,15 @@
 ///
 /// Probe `i` (0 ≤ i < probes) of an FNV-1a hash `h` is bit
 /// `((h × 0xC2B2AE3D27D4EB4F mod 2^64) >> (64 − log2Bits) + i × ((h >> 32) | 1)) mod 2^log2Bits`.
-public struct FeatureFilter: Sendable, Equatable {
+package struct FeatureFilter: Sendable, Equatable {
     /// log2 of the number of bits.
-    public let log2Bits: Int
+    package let log2Bits: Int
     /// Bits tested per hash.
-    public let probes: Int
+    package let probes: Int
     /// The bits, little-endian within each 64-bit word.
-    public private(set) var words: [UInt64]
+    package private(set) var words: [UInt64]
 
-    public init(log2Bits: Int, probes: Int) {
+    package init(log2Bits: Int, probes: Int) {
         precondition((6...32).contains(log2Bits) && (1...16).contains(probes), "bad filter shape")
         self.log2Bits = log2Bits
         self.probes = probes
@@ -40,7 +40,7 @@ public struct FeatureFilter: Sendable, Equatable {
     }
 
     /// Adds a feature hash.
-    public mutating func insert(_ hash: UInt64) {
+    package mutating func insert(_ hash: UInt64) {
         let mask = (UInt64(1) << UInt64(log2Bits)) &- 1
         var p = (hash &* 0xC2B2_AE3D_27D4_EB4F) >> UInt64(64 - log2Bits)
         let step = (hash >> 32) | 1
@@ -56,14 +56,14 @@ public struct FeatureFilter: Sendable, Equatable {
     /// Whether `hash` was (probably) inserted; false positives at the rate the shape gives.
     /// - Complexity: O(probes).
     @inline(__always)
-    public func contains(_ hash: UInt64) -> Bool {
+    package func contains(_ hash: UInt64) -> Bool {
         words.withUnsafeBufferPointer { w in
             positions(hash) { bit in w[bit >> 6] & (1 << UInt64(bit & 63)) != 0 }
         }
     }
 
     /// Share of bits set (the false-positive rate is about this to the power `probes`).
-    public var fillRatio: Double {
+    package var fillRatio: Double {
         Double(words.reduce(0) { $0 + $1.nonzeroBitCount }) / Double(1 << log2Bits)
     }
 }

@@ -11,7 +11,7 @@ import Foundation
 /// their character n-grams. Immutable and `Sendable`; one instance serves every thread.
 public struct HashedNGramEmbedder: Embedder {
     /// The feature extractor (hashing, n-gram range, feature-kind weights, stop words).
-    public let featurizer: NGramFeaturizer
+    package let featurizer: NGramFeaturizer
     /// Number of components of every vector.
     public let dimension: Int
     /// Model name from the file, e.g. "sift-ngram-256".
@@ -46,7 +46,7 @@ public struct HashedNGramEmbedder: Embedder {
 
     /// A model from full-precision weights in memory (row-major `bucketCount × dimension`),
     /// quantised to int8 with per-row scales when `quantized` is true. Used by training and tests.
-    public init(featurizer: NGramFeaturizer, dimension: Int, weights: [Float], quantized: Bool,
+    package init(featurizer: NGramFeaturizer, dimension: Int, weights: [Float], quantized: Bool,
                 name: String = "sift-ngram") {
         self.featurizer = featurizer
         self.dimension = dimension

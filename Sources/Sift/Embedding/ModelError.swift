@@ -1,7 +1,7 @@
 /// Why a model file could not be used. The description names the file and what is wrong.
 public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong.
-    public enum Reason: Sendable, Equatable {
+    package enum Reason: Sendable, Equatable {
         /// The file could not be opened or read (the system's message).
         case unreadable(String)
         /// The file is shorter than its header says (`expected` and `actual` in bytes).
@@ -20,9 +20,9 @@ public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The model file (or the first place searched).
     public var path: String
-    public var reason: Reason
+    package var reason: Reason
 
-    public init(path: String, reason: Reason) {
+    package init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
     }

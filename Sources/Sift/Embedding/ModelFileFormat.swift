@@ -130,6 +130,30 @@ enum ModelFileFormat {
         let computed = checksum(bytes)
         if stored != computed { throw fail(.checksumMismatch(stored: stored, computed: computed)) }
 
+        let (name, stopWords, vocabulary) = try readSections(
+            bytes, path: path, layout: layout, stopLength: stopLength, quantization: quantization,
+            dimension: dimension, bucketBits: bucketBits, filterBits: filterBits, filterProbes: filterProbes)
+        let featurizer = NGramFeaturizer(
+            bucketBits: bucketBits, minN: maxN == 0 ? 0 : minN, maxN: maxN, usesBigrams: flags & 1 != 0,
+            wordWeight: weights.0, charWeight: weights.1, bigramWeight: weights.2,
+            stopWords: stopWords, vocabulary: vocabulary)
+        return Header(
+            dimension: dimension, featurizer: featurizer, quantization: quantization, name: name,
+            checksum: stored, layout: layout)
+    }
+
+    /// The sections after the header, once the checksum has verified: the model's name and stop
+    /// words (each UTF-8), every row scale of an int8 table (finite, non-negative), and the
+    /// vocabulary filter when there is one.
+    private static func readSections(
+        _ bytes: UnsafeRawBufferPointer, path: String, layout: Layout, stopLength: Int, quantization: Quantization,
+        dimension: Int, bucketBits: Int, filterBits: Int, filterProbes: Int
+    ) throws(ModelError) -> (name: String, stopWords: [String], vocabulary: FeatureFilter?) {
+        func fail(_ reason: ModelError.Reason) -> ModelError { ModelError(path: path, reason: reason) }
+        func u32(_ o: Int) -> UInt32 { UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: o, as: UInt32.self)) }
+        func u64(_ o: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: o, as: UInt64.self)) }
+        func f32(_ o: Int) -> Float { Float(bitPattern: u32(o)) }
+
         let nameBytes = bytes[64..<(64 + nameLength)].prefix { $0 != 0 }
         guard let name = String(validating: Array(nameBytes), as: UTF8.self) else {
             throw fail(.inconsistent("model name is not UTF-8"))
@@ -151,13 +175,7 @@ enum ModelFileFormat {
             let words = (0..<(layout.filterLength / 8)).map { u64(layout.filterOffset + 8 * $0) }
             vocabulary = FeatureFilter(log2Bits: filterBits, probes: filterProbes, words: words)
         }
-        let featurizer = NGramFeaturizer(
-            bucketBits: bucketBits, minN: maxN == 0 ? 0 : minN, maxN: maxN, usesBigrams: flags & 1 != 0,
-            wordWeight: weights.0, charWeight: weights.1, bigramWeight: weights.2,
-            stopWords: stopWords, vocabulary: vocabulary)
-        return Header(
-            dimension: dimension, featurizer: featurizer, quantization: quantization, name: name,
-            checksum: stored, layout: layout)
+        return (name, stopWords, vocabulary)
     }
 
     /// The bytes of a model file. `rows` holds the rows section exactly as stored (see the type's

@@ -14,35 +14,35 @@
 /// Hashing: FNV-1a 64 over the kind byte followed by the feature's UTF-8 bytes, then Fibonacci
 /// hashing (multiply by 0x9E3779B97F4A7C15, keep the top `bucketBits` bits) to a bucket.
 /// Deterministic across runs and platforms (no `hashValue`).
-public struct NGramFeaturizer: Sendable, Equatable {
+package struct NGramFeaturizer: Sendable, Equatable {
     /// Kinds of feature; the raw value is the byte hashed before the feature's text.
-    public enum Kind: UInt8, Sendable {
+    package enum Kind: UInt8, Sendable {
         case word = 1
         case charNGram = 2
         case bigram = 3
     }
 
     /// log2 of the number of buckets (rows of the table).
-    public let bucketBits: Int
+    package let bucketBits: Int
     /// Shortest and longest character n-gram, in Unicode scalars (boundary marks included);
     /// `maxN == 0` disables character n-grams.
-    public let minN: Int
-    public let maxN: Int
+    package let minN: Int
+    package let maxN: Int
     /// Whether consecutive terms give bigram features.
-    public let usesBigrams: Bool
+    package let usesBigrams: Bool
     /// Weight of a term's unigram row.
-    public let wordWeight: Float
+    package let wordWeight: Float
     /// Total weight of a term's character n-gram rows (spread evenly over them).
-    public let charWeight: Float
+    package let charWeight: Float
     /// Weight of a bigram row.
-    public let bigramWeight: Float
+    package let bigramWeight: Float
     /// Normalised words dropped before features are taken.
-    public let stopWords: [String]
+    package let stopWords: [String]
     /// The unigrams and bigrams the model was trained on, or nil to use every one.
-    public let vocabulary: FeatureFilter?
+    package let vocabulary: FeatureFilter?
     let stopWordTable: StopWordTable
 
-    public init(
+    package init(
         bucketBits: Int, minN: Int = 3, maxN: Int = 5, usesBigrams: Bool = true,
         wordWeight: Float = 1, charWeight: Float = 1, bigramWeight: Float = 1,
         stopWords: [String] = StopWords.english.sorted(), vocabulary: FeatureFilter? = nil
@@ -62,14 +62,14 @@ public struct NGramFeaturizer: Sendable, Equatable {
     }
 
     /// The same featurizer with another vocabulary filter.
-    public func with(vocabulary: FeatureFilter?) -> NGramFeaturizer {
+    package func with(vocabulary: FeatureFilter?) -> NGramFeaturizer {
         NGramFeaturizer(
             bucketBits: bucketBits, minN: minN, maxN: maxN, usesBigrams: usesBigrams,
             wordWeight: wordWeight, charWeight: charWeight, bigramWeight: bigramWeight,
             stopWords: stopWords, vocabulary: vocabulary)
     }
 
-    public static func == (a: NGramFeaturizer, b: NGramFeaturizer) -> Bool {
+    package static func == (a: NGramFeaturizer, b: NGramFeaturizer) -> Bool {
         a.bucketBits == b.bucketBits && a.minN == b.minN && a.maxN == b.maxN
             && a.usesBigrams == b.usesBigrams && a.wordWeight == b.wordWeight
             && a.charWeight == b.charWeight && a.bigramWeight == b.bigramWeight
@@ -77,7 +77,7 @@ public struct NGramFeaturizer: Sendable, Equatable {
     }
 
     /// Number of buckets, `1 << bucketBits`.
-    public var bucketCount: Int { 1 << bucketBits }
+    package var bucketCount: Int { 1 << bucketBits }
 
     // MARK: - Hashing
 
@@ -95,12 +95,12 @@ public struct NGramFeaturizer: Sendable, Equatable {
 
     /// The bucket of a finished FNV-1a 64 hash (Fibonacci hashing, top `bucketBits` bits).
     @inline(__always)
-    public func bucket(ofHash h: UInt64) -> Int {
+    package func bucket(ofHash h: UInt64) -> Int {
         Int(truncatingIfNeeded: (h &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bucketBits))
     }
 
     /// FNV-1a 64 of a kind byte followed by `bytes` (for tests and tools).
-    public static func hash(kind: Kind, bytes: some Sequence<UInt8>) -> UInt64 {
+    package static func hash(kind: Kind, bytes: some Sequence<UInt8>) -> UInt64 {
         var h = seed(kind)
         for b in bytes { h = fnv(h, b) }
         return h
@@ -112,7 +112,7 @@ public struct NGramFeaturizer: Sendable, Equatable {
     /// order. The buffer is only valid during the call.
     /// - Complexity: O(n) in the UTF-8 length of `text`; allocation-free for ASCII text.
     @inline(__always)
-    public func forEachTerm(in text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    package func forEachTerm(in text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var text = text
         let handledASCII: Bool? = text.withUTF8 { utf8 -> Bool in
             // ASCII fast path; identical to the Analyzer on ASCII input.
@@ -157,7 +157,7 @@ public struct NGramFeaturizer: Sendable, Equatable {
     /// and the character n-grams of one term.
     /// - Complexity: O(length × (maxN − minN + 1)).
     @inline(__always)
-    public func forEachWordFeature(
+    package func forEachWordFeature(
         of term: UnsafeBufferPointer<UInt8>, _ body: (Int, Float) -> Void
     ) {
         let h = Self.unigramHash(term)
@@ -167,7 +167,7 @@ public struct NGramFeaturizer: Sendable, Equatable {
 
     /// Calls `body(bucket, weight)` for the character n-grams of one term.
     @inline(__always)
-    public func forEachCharNGram(of term: UnsafeBufferPointer<UInt8>, _ body: (Int, Float) -> Void) {
+    package func forEachCharNGram(of term: UnsafeBufferPointer<UInt8>, _ body: (Int, Float) -> Void) {
         if maxN == 0 || charWeight == 0 { return }
         var scalars = 0
         for b in term where b & 0xC0 != 0x80 { scalars += 1 }
@@ -214,7 +214,7 @@ public struct NGramFeaturizer: Sendable, Equatable {
 
     /// The FNV-1a state of the bigram prefix `first + " "`; finish it with ``bigramBucket(prefix:second:)``.
     @inline(__always)
-    public func bigramPrefix(_ first: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    package func bigramPrefix(_ first: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h = Self.seed(.bigram)
         for b in first { h = Self.fnv(h, b) }
         return Self.fnv(h, 0x20)
@@ -222,7 +222,7 @@ public struct NGramFeaturizer: Sendable, Equatable {
 
     /// The FNV-1a 64 hash of a term's unigram feature.
     @inline(__always)
-    public static func unigramHash(_ term: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    package static func unigramHash(_ term: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h = seed(.word)
         for b in term { h = fnv(h, b) }
         return h
@@ -230,7 +230,7 @@ public struct NGramFeaturizer: Sendable, Equatable {
 
     /// The FNV-1a 64 hash of the bigram whose prefix state is `prefix` (``bigramPrefix(_:)``).
     @inline(__always)
-    public static func bigramHash(prefix: UInt64, second: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    package static func bigramHash(prefix: UInt64, second: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h = prefix
         for b in second { h = fnv(h, b) }
         return h
@@ -239,7 +239,7 @@ public struct NGramFeaturizer: Sendable, Equatable {
     /// The bucket of the bigram whose prefix state is `prefix` and whose second term is `second`,
     /// or nil when the vocabulary filter leaves it out.
     @inline(__always)
-    public func bigramBucket(prefix: UInt64, second: UnsafeBufferPointer<UInt8>) -> Int? {
+    package func bigramBucket(prefix: UInt64, second: UnsafeBufferPointer<UInt8>) -> Int? {
         let h = Self.bigramHash(prefix: prefix, second: second)
         if let vocabulary, !vocabulary.contains(h) { return nil }
         return bucket(ofHash: h)
@@ -249,7 +249,7 @@ public struct NGramFeaturizer: Sendable, Equatable {
     /// unigram, its character n-grams, then the bigram it closes (if any).
     /// - Complexity: O(n × (maxN − minN + 1)) in the UTF-8 length of `text`.
     @inline(__always)
-    public func forEachFeature(in text: String, _ body: (Int, Float, Kind) -> Void) {
+    package func forEachFeature(in text: String, _ body: (Int, Float, Kind) -> Void) {
         var previous: UInt64? = nil
         forEachTerm(in: text) { term in
             let h = Self.unigramHash(term)
@@ -265,14 +265,14 @@ public struct NGramFeaturizer: Sendable, Equatable {
     }
 
     /// Every feature of `text` as (bucket, weight, kind) triples; convenient for tests and tools.
-    public func features(of text: String) -> [(bucket: Int, weight: Float, kind: Kind)] {
+    package func features(of text: String) -> [(bucket: Int, weight: Float, kind: Kind)] {
         var result: [(bucket: Int, weight: Float, kind: Kind)] = []
         forEachFeature(in: text) { result.append(($0, $1, $2)) }
         return result
     }
 
     /// The terms of `text` as strings (normalised, stop words dropped).
-    public func terms(of text: String) -> [String] {
+    package func terms(of text: String) -> [String] {
         var result: [String] = []
         forEachTerm(in: text) { result.append(String(decoding: $0, as: UTF8.self)) }
         return result

@@ -58,7 +58,7 @@ extension EntityIndex {
     }
 
     /// The entity `url` names: ``RouteTable/reference(for:)-(String)``.
-    public func reference(for url: String) throws(RouteError) -> EntityReference {
+    public func reference(for url: String) throws(EntityError) -> EntityReference {
         try routes.reference(for: url)
     }
 

@@ -25,11 +25,11 @@ public struct EntityIndex: Sendable {
     ///   - index: a ``SearchIndex``, or a spy or fake in tests.
     ///   - policy: decides which entities may be indexed (default ``PrivacyPolicy/respectPrivacyFlag``).
     ///   - entityTypes: every type this index will hold; only these can be indexed and routed.
-    /// - Throws: ``RouteError`` when a type's URL template is invalid or two types clash.
+    /// - Throws: ``EntityError`` when a type's URL template is invalid or two types clash.
     public init(
         index: any SearchIndexing, policy: some PrivacyPolicy = .respectPrivacyFlag,
         entityTypes: [any IndexedEntity.Type]
-    ) throws(RouteError) {
+    ) throws(EntityError) {
         self.index = index
         self.policy = policy
         self.routes = try RouteTable(entityTypes)
@@ -43,7 +43,7 @@ public struct EntityIndex: Sendable {
     /// withheld are deleted from the index (a no-op for those never indexed) and never reach
     /// ``SearchIndexing/upsert(_:)``; the rest are upserted in one call. An empty array does
     /// not call the index.
-    /// - Throws: ``EntityIndexError`` (nothing is sent to the index), or the index's error.
+    /// - Throws: ``EntityError`` (nothing is sent to the index), or the index's error.
     /// - Complexity: O(n) to build the items, plus at most one delete and one upsert call.
     @discardableResult
     public func indexEntities<Entity: IndexedEntity>(_ entities: [Entity]) async throws -> EntityIndexingSummary {
@@ -127,60 +127,15 @@ public struct EntityIndex: Sendable {
         return summary
     }
 
-    func requireRegistered<Entity: IndexedEntity>(_ type: Entity.Type) throws(EntityIndexError) {
+    func requireRegistered<Entity: IndexedEntity>(_ type: Entity.Type) throws(EntityError) {
         guard routes.contains(domain: Entity.domainIdentifier) else {
             throw .unregisteredType(Entity.domainIdentifier, registered: routes.domains)
         }
     }
 
-    private func validateIdentifiers<Entity: IndexedEntity>(_ entities: [Entity]) throws(EntityIndexError) {
+    private func validateIdentifiers<Entity: IndexedEntity>(_ entities: [Entity]) throws(EntityError) {
         for entity in entities where entity.id.entityIdentifierString.isEmpty {
             throw .emptyIdentifier(Entity.domainIdentifier)
-        }
-    }
-}
-
-/// What one ``EntityIndex/indexEntities(_:)`` or ``EntityIndex/reindex(_:with:)`` did.
-public struct EntityIndexingSummary: Sendable, Hashable {
-    /// Entities now indexed.
-    public var indexed = 0
-    /// Entities kept out of the index, in input order, with the reason.
-    public var withheld: [WithheldEntity] = []
-    /// Of the withheld, how many were indexed before and have been deleted.
-    public var deleted = 0
-    /// Entities whose ``EntityAttributeSet/expires`` had passed: not indexed.
-    public var expired = 0
-    /// Items of the type deleted by ``EntityIndex/reindex(_:with:)`` before indexing.
-    public var replaced = 0
-
-    public init() {}
-}
-
-/// An entity kept out of the index, and why.
-public struct WithheldEntity: Sendable, Hashable {
-    public var itemID: ItemID
-    public var reason: WithholdingReason
-
-    public init(itemID: ItemID, reason: WithholdingReason) {
-        self.itemID = itemID
-        self.reason = reason
-    }
-}
-
-/// Misuse of ``EntityIndex``, detected before anything is sent to the index.
-public enum EntityIndexError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The entity type was not among the `entityTypes` the entity index was built with.
-    case unregisteredType(String, registered: [String])
-    /// An entity of this domain has an empty identifier string.
-    case emptyIdentifier(String)
-
-    public var description: String {
-        switch self {
-        case .unregisteredType(let domain, let registered):
-            "entity type \"\(domain)\" is not registered with this EntityIndex (registered: "
-                + (registered.isEmpty ? "none" : registered.joined(separator: ", ")) + "); pass it in entityTypes"
-        case .emptyIdentifier(let domain):
-            "an entity of type \"\(domain)\" has an empty identifier; entity ids must be non-empty to be resolved back"
         }
     }
 }

@@ -16,7 +16,7 @@ public protocol EntitySource<Entity>: Sendable {
 /// Entities that the policy now withholds resolve as missing too (``MissingReason/withheld(_:)``),
 /// so a stale identifier from a result, a suggestion or a URL cannot open a private entity.
 public struct EntityResolver<Source: EntitySource>: Sendable {
-    public typealias Entity = Source.Entity
+    package typealias Entity = Source.Entity
 
     public let source: Source
     public let index: EntityIndex
@@ -28,7 +28,7 @@ public struct EntityResolver<Source: EntitySource>: Sendable {
 
     /// One result per identifier, in the order given (duplicates repeated).
     /// - Complexity: one source call for the distinct identifiers, plus O(n).
-    public func entities(for identifiers: [Entity.ID]) async throws -> [ResolvedEntity<Entity>] {
+    public func entities(for identifiers: [Source.Entity.ID]) async throws -> [ResolvedEntity<Source.Entity>] {
         guard !identifiers.isEmpty else { return [] }
         var unique: [Entity.ID] = []
         var seen = Set<Entity.ID>()
@@ -49,7 +49,7 @@ public struct EntityResolver<Source: EntitySource>: Sendable {
 
     /// One result per item identifier, in the order given; an identifier of another type or
     /// of no entity is reported missing.
-    public func entities(for itemIDs: [ItemID]) async throws -> [ResolvedEntity<Entity>] {
+    public func entities(for itemIDs: [ItemID]) async throws -> [ResolvedEntity<Source.Entity>] {
         let ids = itemIDs.map { $0.entityID(as: Entity.self) }
         let resolved = try await entities(for: ids.compactMap { $0 })
         var next = resolved.makeIterator()
@@ -62,26 +62,26 @@ public struct EntityResolver<Source: EntitySource>: Sendable {
     }
 
     /// The entity `reference` names.
-    /// - Throws: ``EntityResolutionError`` when it names another type or is missing.
-    public func entity(for reference: EntityReference) async throws -> Entity {
+    /// - Throws: ``EntityError`` when it names another type or is missing.
+    public func entity(for reference: EntityReference) async throws -> Source.Entity {
         guard let id = reference.id(as: Entity.self) else {
             let reason: MissingReason =
                 reference.refers(to: Entity.self) ? .invalidIdentifier : .otherType(reference.domain)
-            throw EntityResolutionError(itemID: reference.itemID, reason: reason)
+            throw EntityError.unresolved(reference.itemID, reason: reason)
         }
         return try await entities(for: [id])[0].get()
     }
 
     /// The entity `url` names (OpenIntent).
-    /// - Throws: ``RouteError`` for a malformed or unknown URL, ``EntityResolutionError`` when
-    ///   it names another type or a missing entity.
-    public func entity(forURL url: String) async throws -> Entity {
+    /// - Throws: ``EntityError`` for a malformed or unknown URL (a route case), or
+    ///   ``EntityError/unresolved(_:reason:)`` when it names another type or a missing entity.
+    public func entity(forURL url: String) async throws -> Source.Entity {
         try await entity(for: index.reference(for: url))
     }
 
     /// This type's entities by decayed donation score, highest first, that still exist and
     /// may be indexed: the donation log's suggestions.
-    public func suggestedEntities(limit: Int = 10, now: Date? = nil) async throws -> [Entity] {
+    public func suggestedEntities(limit: Int = 10, now: Date? = nil) async throws -> [Source.Entity] {
         guard limit > 0 else { return [] }
         let suggestions = await index.index.suggestions(limit: Int.max, now: now)
         let ids = suggestions.compactMap { $0.item.id.entityID(as: Entity.self) }
@@ -92,75 +92,4 @@ public struct EntityResolver<Source: EntitySource>: Sendable {
         }
         return result
     }
-}
-
-/// One requested identifier, resolved or not.
-public enum ResolvedEntity<Entity: IndexedEntity>: Sendable {
-    case found(Entity)
-    case missing(ItemID, MissingReason)
-
-    /// The entity, or nil when missing.
-    public var entity: Entity? {
-        if case .found(let entity) = self { return entity }
-        return nil
-    }
-
-    /// The entity.
-    /// - Throws: ``EntityResolutionError`` when missing.
-    public func get() throws(EntityResolutionError) -> Entity {
-        switch self {
-        case .found(let entity): return entity
-        case .missing(let itemID, let reason): throw EntityResolutionError(itemID: itemID, reason: reason)
-        }
-    }
-}
-
-extension ResolvedEntity: Equatable where Entity: Equatable {}
-
-extension Array {
-    /// Every entity, or an error naming the first that is missing (all-or-nothing).
-    public func requireAll<Entity: IndexedEntity>() throws(EntityResolutionError) -> [Entity]
-    where Element == ResolvedEntity<Entity> {
-        var result: [Entity] = []
-        result.reserveCapacity(count)
-        for resolved in self { result.append(try resolved.get()) }
-        return result
-    }
-}
-
-/// Why an identifier did not resolve.
-public enum MissingReason: Sendable, Hashable, CustomStringConvertible {
-    /// The app has no entity with this identifier (deleted, or never existed).
-    case notFound
-    /// The entity exists but the policy withholds it now.
-    case withheld(WithholdingReason)
-    /// The identifier names an entity of another type (its domain).
-    case otherType(String)
-    /// The identifier is of this type but does not parse as its `ID`.
-    case invalidIdentifier
-    /// The item identifier was not made by ``ItemID/entity(domain:identifier:)``.
-    case notAnEntity
-
-    public var description: String {
-        switch self {
-        case .notFound: "no such entity"
-        case .withheld(let reason): "withheld from search (\(reason))"
-        case .otherType(let domain): "it names a \(domain), not this type"
-        case .invalidIdentifier: "the identifier is not valid for this type"
-        case .notAnEntity: "it is not an entity identifier"
-        }
-    }
-}
-
-/// An identifier that did not resolve to an entity.
-public struct EntityResolutionError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var itemID: ItemID
-    public var reason: MissingReason
-
-    public init(itemID: ItemID, reason: MissingReason) {
-        self.itemID = itemID
-        self.reason = reason
-    }
-
-    public var description: String { "cannot resolve \(itemID): \(reason)" }
 }

@@ -14,9 +14,9 @@ public struct RouteTable: Sendable {
     let routes: [Route]
 
     /// The routes of `types`.
-    /// - Throws: ``RouteError`` when a template is invalid, two types share a domain
+    /// - Throws: ``EntityError`` when a template is invalid, two types share a domain
     ///   identifier, or two share a template.
-    public init(_ types: [any IndexedEntity.Type]) throws(RouteError) {
+    public init(_ types: [any IndexedEntity.Type]) throws(EntityError) {
         var routes: [Route] = []
         var domains = Set<String>()
         var templates = Set<String>()
@@ -46,7 +46,7 @@ public struct RouteTable: Sendable {
     public func contains(domain: String) -> Bool { routes.contains { $0.domain == domain } }
 
     /// The template of the type with this domain identifier, if it has one.
-    public func template(for domain: String) -> URLTemplate? {
+    package func template(for domain: String) -> URLTemplate? {
         routes.first { $0.domain == domain }?.template
     }
 
@@ -57,13 +57,13 @@ public struct RouteTable: Sendable {
     }
 
     /// The entity `url` names.
-    /// - Throws: ``RouteError/malformedURL(_:reason:)`` when it is not an absolute URL or has a
+    /// - Throws: ``EntityError/malformedURL(_:reason:)`` when it is not an absolute URL or has a
     ///   malformed percent-escape;
-    ///   ``RouteError/unknownRoute(_:known:)`` when no template matches it;
-    ///   ``RouteError/invalidIdentifier(url:segment:reason:)`` when one matches but the
+    ///   ``EntityError/unknownRoute(_:known:)`` when no template matches it;
+    ///   ``EntityError/invalidIdentifier(url:segment:reason:)`` when one matches but the
     ///   identifier segment is empty, badly escaped, or not an identifier of that type.
     /// - Complexity: O(r · n) for r routes and a URL of length n.
-    public func reference(for url: String) throws(RouteError) -> EntityReference {
+    public func reference(for url: String) throws(EntityError) -> EntityReference {
         guard !url.isEmpty else { throw .malformedURL(url, reason: "the URL is empty") }
         guard EntityEscaping.unescape(url) != nil else {
             throw .malformedURL(
@@ -87,41 +87,12 @@ public struct RouteTable: Sendable {
     }
 
     /// The entity `url` names, as a `URL`. See ``reference(for:)-(String)``.
-    public func reference(for url: URL) throws(RouteError) -> EntityReference {
+    public func reference(for url: URL) throws(EntityError) -> EntityReference {
         try reference(for: url.absoluteString)
     }
 
     /// The item identifier of the entity `url` names. See ``reference(for:)-(String)``.
-    public func itemID(for url: String) throws(RouteError) -> ItemID {
+    public func itemID(for url: String) throws(EntityError) -> ItemID {
         try reference(for: url).itemID
-    }
-}
-
-/// Why a URL route could not be built or followed.
-public enum RouteError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// An entity type's ``IndexedEntity/urlTemplate`` is not a valid template.
-    case invalidTemplate(String, reason: String)
-    /// Two registered types have the same domain identifier.
-    case duplicateDomain(String)
-    /// Two registered types have the same URL template.
-    case duplicateTemplate(String)
-    /// The string is not an absolute URL.
-    case malformedURL(String, reason: String)
-    /// No registered template matches the URL; `known` lists them.
-    case unknownRoute(String, known: [String])
-    /// A template matches but the identifier segment is not one.
-    case invalidIdentifier(url: String, segment: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .invalidTemplate(let template, let reason): "invalid URL template \"\(template)\": \(reason)"
-        case .duplicateDomain(let domain): "two entity types have the domain identifier \"\(domain)\""
-        case .duplicateTemplate(let template): "two entity types have the URL template \"\(template)\""
-        case .malformedURL(let url, let reason): "malformed URL \"\(url)\": \(reason)"
-        case .unknownRoute(let url, let known):
-            "no route matches \"\(url)\"; known routes: \(known.isEmpty ? "none" : known.joined(separator: ", "))"
-        case .invalidIdentifier(let url, let segment, let reason):
-            "URL \"\(url)\" has an invalid identifier \"\(segment)\": \(reason)"
-        }
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 /// The URL of one entity type's values: an absolute URL with exactly one `{id}` in its path
 /// (`https://example.app/recipes/{id}`), where the value's identifier string goes,
 /// percent-escaped so that it is one path segment.
-public struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
+package struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
     /// The template as written.
-    public let template: String
+    package let template: String
     /// Before `{id}`, with the scheme and host lower-cased.
     let prefix: String
     /// After `{id}`.
@@ -14,9 +14,9 @@ public struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
     static let placeholder = "{id}"
 
     /// Validates `template`.
-    /// - Throws: ``RouteError/invalidTemplate(_:reason:)`` saying what is wrong.
-    public init(_ template: String) throws(RouteError) {
-        func fail(_ reason: String) -> RouteError { .invalidTemplate(template, reason: reason) }
+    /// - Throws: ``EntityError/invalidTemplate(_:reason:)`` saying what is wrong.
+    package init(_ template: String) throws(EntityError) {
+        func fail(_ reason: String) -> EntityError { .invalidTemplate(template, reason: reason) }
         let pieces = template.components(separatedBy: Self.placeholder)
         guard pieces.count == 2 else {
             throw fail(pieces.count == 1 ? "it has no {id} placeholder" : "it has more than one {id} placeholder")
@@ -37,15 +37,15 @@ public struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
 
     /// The URL of the value whose identifier string is `identifier`.
     /// - Complexity: O(n) in the length of the identifier.
-    public func url(for identifier: String) -> String {
+    package func url(for identifier: String) -> String {
         prefix + EntityEscaping.escape(identifier) + suffix
     }
 
     /// The identifier string in `url` when it matches this template (the scheme and host
     /// compared without case, a query and a fragment ignored); nil when it does not match.
-    /// - Throws: ``RouteError/invalidIdentifier(url:segment:reason:)`` when it matches but the
+    /// - Throws: ``EntityError/invalidIdentifier(url:segment:reason:)`` when it matches but the
     ///   identifier segment is empty or its escapes are malformed.
-    func identifier(in parts: URLParts, url: String) throws(RouteError) -> String? {
+    func identifier(in parts: URLParts, url: String) throws(EntityError) -> String? {
         let s = parts.normalized
         guard s.count >= prefix.count + suffix.count, s.hasPrefix(prefix), s.hasSuffix(suffix) else { return nil }
         let start = s.index(s.startIndex, offsetBy: prefix.count)
@@ -62,7 +62,7 @@ public struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
         return identifier
     }
 
-    public var description: String { template }
+    package var description: String { template }
 }
 
 /// An absolute URL reduced to what routes compare: `scheme://host[:port]` lower-cased, then the

@@ -3,12 +3,12 @@
 /// exists.
 ///
 /// Rows of deleted items are recycled (lowest first) so both halves stay dense.
-public struct IdentifierTable: Sendable {
+package struct IdentifierTable: Sendable {
     private var rowByID: [ItemID: Int32] = [:]
     private var idByRow: [ItemID?] = []
     private var freeRows: [Int32] = []  // kept sorted descending; popLast gives the lowest
 
-    public init() {}
+    package init() {}
 
     /// The table whose row r holds `ids[r]` (nil: a free row), as a snapshot recorded it; nil
     /// when an id is in two rows.
@@ -27,20 +27,20 @@ public struct IdentifierTable: Sendable {
     }
 
     /// Number of live items.
-    public var count: Int { rowByID.count }
+    package var count: Int { rowByID.count }
     /// One past the highest row ever handed out: the size the row-indexed structures need.
-    public var capacity: Int { idByRow.count }
+    package var capacity: Int { idByRow.count }
 
     /// The row of `id`, if it is live. - Complexity: O(1).
-    public func row(of id: ItemID) -> Int32? { rowByID[id] }
+    package func row(of id: ItemID) -> Int32? { rowByID[id] }
 
     /// The item at `row`, or nil for a free row. - Complexity: O(1).
-    public func id(at row: Int32) -> ItemID? {
+    package func id(at row: Int32) -> ItemID? {
         row >= 0 && Int(row) < idByRow.count ? idByRow[Int(row)] : nil
     }
 
     /// The row for `id`, allocating one if it is new. - Complexity: amortised O(log f) for f free rows.
-    public mutating func assign(_ id: ItemID) -> (row: Int32, isNew: Bool) {
+    package mutating func assign(_ id: ItemID) -> (row: Int32, isNew: Bool) {
         if let row = rowByID[id] { return (row, false) }
         let row: Int32
         if let free = freeRows.popLast() {
@@ -55,7 +55,7 @@ public struct IdentifierTable: Sendable {
     }
 
     /// Frees the row of `id` and returns it, or nil if `id` is not live.
-    public mutating func remove(_ id: ItemID) -> Int32? {
+    package mutating func remove(_ id: ItemID) -> Int32? {
         guard let row = rowByID.removeValue(forKey: id) else { return nil }
         idByRow[Int(row)] = nil
         let position = freeRows.firstIndex { $0 < row } ?? freeRows.endIndex
@@ -64,17 +64,17 @@ public struct IdentifierTable: Sendable {
     }
 
     /// Forgets everything.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         rowByID.removeAll()
         idByRow.removeAll()
         freeRows.removeAll()
     }
 
     /// Every live identifier, in no particular order.
-    public var ids: Dictionary<ItemID, Int32>.Keys { rowByID.keys }
+    package var ids: Dictionary<ItemID, Int32>.Keys { rowByID.keys }
 
     /// Verifies the two maps are inverse and free rows are exactly the empty ones.
-    public func checkInvariants() throws(InvariantViolation) {
+    package func checkInvariants() throws(InvariantViolation) {
         for (item, row) in rowByID where id(at: row) != item {
             throw InvariantViolation("identifier table: \(item) maps to row \(row) which holds \(String(describing: id(at: row)))")
         }
@@ -92,7 +92,7 @@ public struct IdentifierTable: Sendable {
 }
 
 /// A broken internal invariant, found by a `checkInvariants()` call.
-public struct InvariantViolation: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct InvariantViolation: Error, CustomStringConvertible, Sendable {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
 /// A line of a JSONL file that could not be turned into an item.
-public struct LineError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var source: String
-    public var line: Int
-    public var reason: String
-    public var description: String { "\(source):\(line): \(reason)" }
+package struct LineError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var source: String
+    package var line: Int
+    package var reason: String
+    package var description: String { "\(source):\(line): \(reason)" }
 }
 
 /// Reads items from JSON Lines, one object per line:
@@ -14,16 +14,16 @@ public struct LineError: Error, Sendable, Equatable, CustomStringConvertible {
 /// dates ISO 8601 (`2026-11-30T08:00:00Z`, with fractional seconds or an offset, or a bare
 /// `2026-11-30`, taken as midnight UTC). A bad line becomes a ``LineError`` naming the line;
 /// the good lines around it are unaffected. Blank lines are skipped.
-public struct JSONLItemReader: Sendable {
-    public var source: String
-    public static let maximumLineBytes = 16 << 20
+package struct JSONLItemReader: Sendable {
+    package var source: String
+    package static let maximumLineBytes = 16 << 20
 
-    public init(source: String) { self.source = source }
+    package init(source: String) { self.source = source }
 
     /// Splits `data` into lines and parses each; calls `body` in order with the 1-based line
     /// number and the item or the error.
     /// - Complexity: O(n) in the bytes of `data`.
-    public func read(_ data: Data, _ body: (Int, Result<SearchableItem, LineError>) throws -> Void) rethrows {
+    package func read(_ data: Data, _ body: (Int, Result<SearchableItem, LineError>) throws -> Void) rethrows {
         var lineNumber = 0
         try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             let bytes = raw.bindMemory(to: UInt8.self)
@@ -43,7 +43,7 @@ public struct JSONLItemReader: Sendable {
     }
 
     /// Parses one line.
-    public func parse(_ line: Data, line number: Int) -> Result<SearchableItem, LineError> {
+    package func parse(_ line: Data, line number: Int) -> Result<SearchableItem, LineError> {
         func fail(_ reason: String) -> Result<SearchableItem, LineError> {
             .failure(LineError(source: source, line: number, reason: reason))
         }
@@ -155,10 +155,10 @@ extension String {
 }
 
 /// ISO 8601 dates as Sift reads and writes them, always in UTC.
-public enum ISODate {
+package enum ISODate {
     /// Parses `2026-11-30T08:00:00Z`, `2026-11-30T08:00:00.250+01:00`, `2026-11-30T08:00Z`
     /// or `2026-11-30` (midnight UTC).
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let s = text.trimmingCharacters(in: .whitespaces)
         guard s.utf8.count >= 10, s.utf8.count <= 40 else { return nil }
         let plain = ISO8601DateFormatter()
@@ -181,7 +181,7 @@ public enum ISODate {
     }
 
     /// `2026-11-30T08:00:00Z`.
-    public static func string(_ date: Date) -> String {
+    package static func string(_ date: Date) -> String {
         ISO8601DateFormatter().string(from: date)
     }
 }

@@ -1,10 +1,10 @@
 /// The fields of an item that the keyword index scores separately.
-public enum KeywordField: Int, CaseIterable, Sendable, CustomStringConvertible {
+package enum KeywordField: Int, CaseIterable, Sendable, CustomStringConvertible {
     case title = 0
     case keywords = 1
     case content = 2
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .title: "title"
         case .keywords: "keywords"
@@ -14,18 +14,18 @@ public enum KeywordField: Int, CaseIterable, Sendable, CustomStringConvertible {
 }
 
 /// BM25F parameters: saturation `k1`, and per field a weight and a length normalisation `b`.
-public struct BM25Parameters: Sendable, Equatable {
-    public var k1: Float
+package struct BM25Parameters: Sendable, Equatable {
+    package var k1: Float
     /// Field weights, indexed by ``KeywordField/rawValue``: keywords > title > content.
-    public var weights: [Float]
+    package var weights: [Float]
     /// Length normalisation per field, 0 (none) … 1 (full).
-    public var b: [Float]
+    package var b: [Float]
 
-    public init(k1: Float = 0.9, weights: [Float] = [1.5, 2.0, 1.0], b: [Float] = [0.4, 0.4, 0.4]) {
+    package init(k1: Float = 0.9, weights: [Float] = [1.5, 2.0, 1.0], b: [Float] = [0.4, 0.4, 0.4]) {
         self.k1 = k1
         self.weights = weights
         self.b = b
     }
 
-    public static let `default` = BM25Parameters()
+    package static let `default` = BM25Parameters()
 }

@@ -13,7 +13,7 @@ extension KeywordIndex {
     /// The `count` index terms of `items` with the highest `Σ_d tf(t, d) / |d| · idf(t)`,
     /// leaving out `exclude` and terms held by one document only; ties broken by the term.
     /// - Complexity: O(length of the items' text + t log t) for t distinct terms.
-    public func feedbackTerms(of items: [SearchableItem], exclude: Set<String>, count: Int) -> [FeedbackTerm] {
+    package func feedbackTerms(of items: [SearchableItem], exclude: Set<String>, count: Int) -> [FeedbackTerm] {
         guard count > 0 else { return [] }
         var weight: [String: Float] = [:]
         for item in items {
@@ -41,7 +41,7 @@ extension KeywordIndex {
     /// `Σ_t weight(t) · BM25F(t, row)` over `terms` for each row that `admits` and that holds
     /// at least one of them.
     /// - Complexity: O(Σ p) over the postings of the feedback terms.
-    public func feedbackScores(_ terms: [FeedbackTerm], admits: (Int32) -> Bool) -> [Int32: Float] {
+    package func feedbackScores(_ terms: [FeedbackTerm], admits: (Int32) -> Bool) -> [Int32: Float] {
         var sums = [Float](repeating: 0, count: fieldLengths.count), touched: [Int32] = []
         addFeedbackScores(terms, admits: admits, into: &sums, touched: &touched)
         return Dictionary(uniqueKeysWithValues: touched.map { ($0, sums[Int($0)]) })

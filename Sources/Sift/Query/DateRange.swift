@@ -4,27 +4,27 @@ import Foundation
 ///
 /// `nil` on either side means unbounded on that side; a range with `start == end` holds nothing.
 /// Ranges that come from ``QueryParser`` start and end on midnights of the parser's time zone.
-public struct DateRange: Sendable, Equatable {
+package struct DateRange: Sendable, Equatable {
     /// The first instant inside the range, or `nil` for no lower bound.
-    public var start: Date?
+    package var start: Date?
     /// The first instant after the range, or `nil` for no upper bound.
-    public var end: Date?
+    package var end: Date?
 
-    public init(start: Date?, end: Date?) {
+    package init(start: Date?, end: Date?) {
         self.start = start
         self.end = end
     }
 
     /// Whether `date` lies in `[start, end)`.
     /// - Complexity: O(1).
-    public func contains(_ date: Date) -> Bool {
+    package func contains(_ date: Date) -> Bool {
         if let start, date < start { return false }
         if let end, date >= end { return false }
         return true
     }
 
     /// Whether no instant lies in the range.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         guard let start, let end else { return false }
         return start >= end
     }

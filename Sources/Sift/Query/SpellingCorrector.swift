@@ -11,18 +11,18 @@
 /// Among those edits the one whose term is in the most items wins; ties go to the edit whose
 /// spelling sorts first, so the result is deterministic. The corrected word replaces the typed
 /// one in the text both halves search, and the report says so.
-public struct SpellingCorrector: Sendable {
+package struct SpellingCorrector: Sendable {
     /// Words shorter than this are left alone: short words have too many neighbours.
-    public var minimumLength: Int
+    package var minimumLength: Int
 
-    public init(minimumLength: Int = 4) {
+    package init(minimumLength: Int = 4) {
         self.minimumLength = minimumLength
     }
 
     /// One replaced word.
-    public struct Correction: Sendable, Equatable {
-        public var typed: String
-        public var corrected: String
+    package struct Correction: Sendable, Equatable {
+        package var typed: String
+        package var corrected: String
     }
 
     /// `text` with each unknown word replaced by its best correction, and the corrections made.
@@ -30,7 +30,7 @@ public struct SpellingCorrector: Sendable {
     ///   - keepLastWord: leave the last word alone (it is being typed: a prefix, not a typo).
     ///   - vocabulary: the model's vocabulary, or nil when the index has no model.
     /// - Complexity: O(1) per known word; about 54·L index look-ups for an unknown word of L letters.
-    public func correct(
+    package func correct(
         _ text: String, keyword: KeywordIndex, vocabulary: (any WordVocabulary)?, keepLastWord: Bool
     ) -> (text: String, corrections: [Correction]) {
         var words: [(word: String, range: Range<Int>)] = []
@@ -50,7 +50,7 @@ public struct SpellingCorrector: Sendable {
     }
 
     /// The best correction of one normalised word, or nil if it needs none or has none.
-    public func correction(of word: String, keyword: KeywordIndex, vocabulary: (any WordVocabulary)?) -> String? {
+    package func correction(of word: String, keyword: KeywordIndex, vocabulary: (any WordVocabulary)?) -> String? {
         let letters = Array(word.utf8)
         guard letters.count >= minimumLength, letters.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }),
               !keyword.analyzer.stopWords.contains(word),

@@ -204,7 +204,7 @@ enum IndexSnapshot {
         // Task 0 is the checksum; then the sections, vectors and keyword first (the longest).
         let order = sections.indices.sorted { rank(sections[$0].kind) < rank(sections[$1].kind) }
         let tasks = 1 + order.count
-        nonisolated(unsafe) let base = file.base
+        let base = file.base
         let count = file.count
         let bm25 = expected.bm25, dimension = expected.dimension, precision = expected.precision
         // The items sections' rows must follow one another; their total sizes the item cache.
@@ -217,8 +217,9 @@ enum IndexSnapshot {
         }
         let rows = IndexState.ItemRows(count: rowCount)
         let results = [Decoded](unsafeUninitializedCapacity: tasks) { buffer, initialized in
-            nonisolated(unsafe) let out = buffer.baseAddress!
-            DispatchQueue.concurrentPerform(iterations: tasks) { task in
+            // Each task initializes only its own result.
+            let out = buffer.baseAddress!
+            Parallel.forEach(iterations: tasks) { task in
                 let bytes = UnsafeRawBufferPointer(start: base, count: count)
                 guard task > 0 else {
                     (out + task).initialize(to: .checksum(SnapshotChecksum.of(UnsafeRawBufferPointer(rebasing: bytes[0..<(count - 8)]))))

@@ -16,9 +16,9 @@ import COpenSSL
 ///   why the extract step is skipped (§3.3).
 ///
 /// Thread-safe: each call uses its own OpenSSL context.
-public struct AESGCMCodec: RecordCodec {
+package struct AESGCMCodec: RecordCodec {
     /// The scheme recorded in a protected store.
-    public static let schemeName = "aes-256-gcm-v1"
+    package static let schemeName = "aes-256-gcm-v1"
     static let nonceLength = 12
     static let tagLength = 16
 
@@ -27,7 +27,7 @@ public struct AESGCMCodec: RecordCodec {
 
     /// A codec sealing with subkeys derived from `key`.
     /// - Complexity: O(1): two HMAC-SHA256 computations.
-    public init(key: ProtectionKey) {
+    package init(key: ProtectionKey) {
         encryptionKey = Self.hmacSHA256(key: key.bytes, message: Array("sift \(Self.schemeName) encryption".utf8) + [1])
         lookupSubkey = Self.hmacSHA256(key: key.bytes, message: Array("sift \(Self.schemeName) lookup".utf8) + [1])
     }
@@ -40,18 +40,18 @@ public struct AESGCMCodec: RecordCodec {
     }
 
     /// ``schemeName``: recorded in the store, so it is never opened with another codec.
-    public var scheme: String { Self.schemeName }
+    package var scheme: String { Self.schemeName }
 
     /// HMAC-SHA256 of the UTF-8 of `name` under the lookup subkey: 32 bytes.
     /// - Complexity: O(length of `name`).
-    public func lookupKey(_ name: String) -> [UInt8] {
+    package func lookupKey(_ name: String) -> [UInt8] {
         Self.hmacSHA256(key: lookupSubkey, message: Array(name.utf8))
     }
 
     /// Encrypts and authenticates `plaintext` bound to `context`; the result is 28 bytes longer.
     /// - Throws: ``ProtectionError`` if OpenSSL fails or the record exceeds 2 GiB.
     /// - Complexity: O(plaintext length).
-    public func seal(_ plaintext: [UInt8], context: [UInt8]) throws -> [UInt8] {
+    package func seal(_ plaintext: [UInt8], context: [UInt8]) throws -> [UInt8] {
         var nonce = [UInt8](repeating: 0, count: Self.nonceLength)
         guard RAND_bytes(&nonce, Int32(Self.nonceLength)) == 1 else { throw ProtectionError.openSSL("RAND_bytes", Self.lastError()) }
         return try seal(plaintext, context: context, nonce: nonce)
@@ -95,7 +95,7 @@ public struct AESGCMCodec: RecordCodec {
     ///   another row or sealed with another key; ``ProtectionError/truncated(_:)`` when it is
     ///   shorter than a nonce and a tag.
     /// - Complexity: O(sealed length).
-    public func open(_ sealed: [UInt8], context: [UInt8]) throws -> [UInt8] {
+    package func open(_ sealed: [UInt8], context: [UInt8]) throws -> [UInt8] {
         guard sealed.count >= Self.nonceLength + Self.tagLength else { throw ProtectionError.truncated(sealed.count) }
         guard sealed.count < Int(Int32.max), context.count < Int(Int32.max) else { throw ProtectionError.tooLarge(sealed.count) }
         let bodyLength = sealed.count - Self.nonceLength - Self.tagLength
@@ -163,8 +163,20 @@ public struct AESGCMCodec: RecordCodec {
     }
 }
 
-/// Why a protected record could not be sealed or opened.
+/// Why a protected record could not be sealed or opened, or a ``ProtectionKey`` could not be
+/// loaded or made (naming the key file when there is one).
 public enum ProtectionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The key file does not exist.
+    case keyFileMissing(String)
+    /// The key file exists but cannot be read (the system's reason).
+    case keyFileUnreadable(String, String)
+    /// The key (or the key file, when `path` is given) has this many bytes, not 32 raw or 64
+    /// hexadecimal.
+    case wrongKeyLength(path: String?, Int)
+    /// The key file has 64 characters, but not all hexadecimal digits.
+    case keyNotHexadecimal(String)
+    /// The system's random generator failed.
+    case noRandomness
     /// The tag did not verify: the record was altered, moved or sealed with another key.
     case authenticationFailed
     /// The sealed record has this many bytes, fewer than a nonce and a tag (28).
@@ -176,6 +188,17 @@ public enum ProtectionError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String {
         switch self {
+        case .keyFileMissing(let path):
+            "\(path): the key file does not exist"
+        case .keyFileUnreadable(let path, let why):
+            "\(path): cannot read the key file (\(why))"
+        case .wrongKeyLength(let path, let n):
+            path.map { "\($0): a key file holds 32 raw bytes or 64 hexadecimal characters; this one has \(n) bytes" }
+                ?? "a protection key is 32 bytes, got \(n)"
+        case .keyNotHexadecimal(let path):
+            "\(path): the key file has 64 characters, but not all are hexadecimal digits (0-9, a-f)"
+        case .noRandomness:
+            "the system's random generator failed; no key was made"
         case .authenticationFailed:
             "authentication failed: the record was altered, moved to another row, or sealed with another key"
         case .truncated(let n):

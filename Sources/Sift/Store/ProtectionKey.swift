@@ -13,28 +13,28 @@ public struct ProtectionKey: Sendable, CustomStringConvertible {
     public let bytes: [UInt8]
 
     /// A key from its raw bytes.
-    /// - Throws: ``ProtectionKeyError`` when `bytes` is not exactly 32 bytes long.
+    /// - Throws: ``ProtectionError`` when `bytes` is not exactly 32 bytes long.
     /// - Complexity: O(1).
-    public init(bytes: [UInt8]) throws(ProtectionKeyError) {
+    public init(bytes: [UInt8]) throws(ProtectionError) {
         guard bytes.count == Self.byteCount else {
-            throw ProtectionKeyError(path: nil, reason: .wrongLength(bytes.count))
+            throw ProtectionError.wrongKeyLength(path: nil, bytes.count)
         }
         self.bytes = bytes
     }
 
     /// Reads a key file: exactly 32 raw bytes, or 64 hexadecimal characters (either case),
     /// optionally surrounded by white space such as a final newline.
-    /// - Throws: ``ProtectionKeyError`` naming the file and what is wrong: missing, unreadable,
+    /// - Throws: ``ProtectionError`` naming the file and what is wrong: missing, unreadable,
     ///   not a regular file, or of the wrong length or alphabet.
     /// - Complexity: O(1): a key file is at most a few dozen bytes (larger files are refused
     ///   without being read whole).
-    public init(contentsOf url: URL) throws(ProtectionKeyError) {
+    public init(contentsOf url: URL) throws(ProtectionError) {
         let path = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ProtectionKeyError(path: path, reason: .missing)
+            throw ProtectionError.keyFileMissing(path)
         }
-        if isDirectory.boolValue { throw ProtectionKeyError(path: path, reason: .unreadable("it is a directory")) }
+        if isDirectory.boolValue { throw ProtectionError.keyFileUnreadable(path, "it is a directory") }
         let data: Data
         do {
             let handle = try FileHandle(forReadingFrom: url)
@@ -43,7 +43,7 @@ public struct ProtectionKey: Sendable, CustomStringConvertible {
             // to tell that a file is too long.
             data = try handle.read(upToCount: 4096) ?? Data()
         } catch {
-            throw ProtectionKeyError(path: path, reason: .unreadable((error as NSError).localizedDescription))
+            throw ProtectionError.keyFileUnreadable(path, (error as NSError).localizedDescription)
         }
         let raw = [UInt8](data)
         if raw.count == Self.byteCount {
@@ -53,7 +53,7 @@ public struct ProtectionKey: Sendable, CustomStringConvertible {
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         let trimmed = raw.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
         guard trimmed.count == 2 * Self.byteCount else {
-            throw ProtectionKeyError(path: path, reason: .wrongLength(raw.count))
+            throw ProtectionError.wrongKeyLength(path: path, raw.count)
         }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(Self.byteCount)
@@ -64,7 +64,7 @@ public struct ProtectionKey: Sendable, CustomStringConvertible {
             case 0x30...0x39: nibble = c - 0x30
             case 0x41...0x46: nibble = c - 0x41 + 10
             case 0x61...0x66: nibble = c - 0x61 + 10
-            default: throw ProtectionKeyError(path: path, reason: .notHexadecimal)
+            default: throw ProtectionError.keyNotHexadecimal(path)
             }
             if let h = high {
                 decoded.append(h << 4 | nibble)
@@ -77,12 +77,12 @@ public struct ProtectionKey: Sendable, CustomStringConvertible {
     }
 
     /// A fresh key from OpenSSL's cryptographically secure generator (`RAND_bytes`).
-    /// - Throws: ``ProtectionKeyError`` if the generator fails (it has no entropy).
+    /// - Throws: ``ProtectionError`` if the generator fails (it has no entropy).
     /// - Complexity: O(1).
-    public static func random() throws(ProtectionKeyError) -> ProtectionKey {
+    public static func random() throws(ProtectionError) -> ProtectionKey {
         var bytes = [UInt8](repeating: 0, count: byteCount)
         guard RAND_bytes(&bytes, Int32(byteCount)) == 1 else {
-            throw ProtectionKeyError(path: nil, reason: .noRandomness)
+            throw ProtectionError.noRandomness
         }
         return try ProtectionKey(bytes: bytes)
     }
@@ -92,42 +92,4 @@ public struct ProtectionKey: Sendable, CustomStringConvertible {
 
     /// Never the bytes: `ProtectionKey(32 bytes, redacted)`.
     public var description: String { "ProtectionKey(32 bytes, redacted)" }
-}
-
-/// A key that could not be loaded, with the file and the reason.
-public struct ProtectionKeyError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Reason: Sendable, Equatable {
-        /// The file does not exist.
-        case missing
-        /// The file exists but cannot be read (the system's reason).
-        case unreadable(String)
-        /// The key (or file) has this many bytes, not 32 raw or 64 hexadecimal.
-        case wrongLength(Int)
-        /// 64 characters, but not all hexadecimal digits.
-        case notHexadecimal
-        /// The system's random generator failed.
-        case noRandomness
-    }
-
-    /// The key file, when the key came from one.
-    public var path: String?
-    public var reason: Reason
-
-    public var description: String {
-        let prefix = path.map { "\($0): " } ?? ""
-        switch reason {
-        case .missing:
-            return "\(prefix)the key file does not exist"
-        case .unreadable(let why):
-            return "\(prefix)cannot read the key file (\(why))"
-        case .wrongLength(let n):
-            return path == nil
-                ? "a protection key is 32 bytes, got \(n)"
-                : "\(prefix)a key file holds 32 raw bytes or 64 hexadecimal characters; this one has \(n) bytes"
-        case .notHexadecimal:
-            return "\(prefix)the key file has 64 characters, but not all are hexadecimal digits (0-9, a-f)"
-        case .noRandomness:
-            return "the system's random generator failed; no key was made"
-        }
-    }
 }

@@ -4,7 +4,7 @@
 /// Lookup keys must be deterministic (the same id always gives the same key, so SQL can find
 /// a row); payloads are sealed with the row's key as context, so a sealed record cannot be
 /// moved to another row unnoticed.
-public protocol RecordCodec: Sendable {
+package protocol RecordCodec: Sendable {
     /// Names the scheme; recorded in the store so it is never opened with another one.
     var scheme: String { get }
     /// The at-rest lookup key of an identifier, domain or other name.
@@ -16,10 +16,10 @@ public protocol RecordCodec: Sendable {
 }
 
 /// No protection: keys are the UTF-8 of the name, payloads are stored as they are.
-public struct PlainCodec: RecordCodec {
-    public init() {}
-    public var scheme: String { "plain" }
-    public func lookupKey(_ name: String) -> [UInt8] { Array(name.utf8) }
-    public func seal(_ plaintext: [UInt8], context: [UInt8]) -> [UInt8] { plaintext }
-    public func open(_ sealed: [UInt8], context: [UInt8]) -> [UInt8] { sealed }
+package struct PlainCodec: RecordCodec {
+    package init() {}
+    package var scheme: String { "plain" }
+    package func lookupKey(_ name: String) -> [UInt8] { Array(name.utf8) }
+    package func seal(_ plaintext: [UInt8], context: [UInt8]) -> [UInt8] { plaintext }
+    package func open(_ sealed: [UInt8], context: [UInt8]) -> [UInt8] { sealed }
 }

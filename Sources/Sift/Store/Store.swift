@@ -1,27 +1,6 @@
 import CSQLite
 import Foundation
 
-/// What the store keeps for one item: the item and, when a model is in use, its vector.
-struct StoredItem: Sendable {
-    var item: SearchableItem
-    var vector: [Float]?
-}
-
-/// One recorded user action (App Intents' `donate()`).
-public struct Donation: Sendable, Equatable, Hashable {
-    public var intent: String
-    public var itemID: ItemID
-    public var surface: String?
-    public var date: Date
-
-    public init(intent: String, itemID: ItemID, surface: String? = nil, date: Date) {
-        self.intent = intent
-        self.itemID = itemID
-        self.surface = surface
-        self.date = date
-    }
-}
-
 /// Which committed state of the store the in-memory projections (and a snapshot of them)
 /// reflect. `counter` goes up by one with every committed transaction; `tag` is drawn at random
 /// by each, so that a store replaced by another one, or restored from a backup and written

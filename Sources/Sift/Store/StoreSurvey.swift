@@ -3,20 +3,20 @@ import Foundation
 /// A record of the store that cannot be read: damaged, tampered with, or not belonging to its
 /// row. It carries the item's id where anything trustworthy gives it (the record itself when
 /// it verifies, or the row's key in a plain store), else only the row's key and number.
-public struct UnreadableRecord: Sendable, Equatable, Hashable {
-    public enum Kind: String, Sendable {
+package struct UnreadableRecord: Sendable, Equatable, Hashable {
+    package enum Kind: String, Sendable {
         case item, donation, meta, setting
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The item the record is (or, for a donation, belongs to), when known.
-    public var id: ItemID?
+    package var id: ItemID?
     /// The row's lookup key in hexadecimal (for a protected store, an HMAC of the id).
-    public var rowKey: String
+    package var rowKey: String
     /// SQLite's rowid of the row.
-    public var row: Int64
+    package var row: Int64
     /// Why it cannot be read.
-    public var reason: String
+    package var reason: String
 }
 
 /// Everything the store holds, read as far as it can be, and every record verified: what

@@ -19,31 +19,32 @@ public struct LogRecord: Sendable, Equatable {
     }
 }
 
-/// Where Sift reports what it did. A seam: apps forward to their logging system, tests use
-/// ``MemoryLogger``.
+/// Where Sift reports what it did. A seam: apps forward to their logging system, Sift's own tests use
+/// `MemoryLogger`.
 public protocol SiftLogger: Sendable {
     func log(_ record: LogRecord)
 }
 
 /// Discards every record.
-public struct NullLogger: SiftLogger {
-    public init() {}
-    public func log(_ record: LogRecord) {}
+package struct NullLogger: SiftLogger {
+    package init() {}
+    package func log(_ record: LogRecord) {}
 }
 
-/// Keeps records in memory, for tests.
-public final class MemoryLogger: SiftLogger, @unchecked Sendable {
+/// Keeps records in memory, for the tests and the bench (package-only: an app writes its own
+/// in a few lines).
+package final class MemoryLogger: SiftLogger, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [LogRecord] = []
-    public init() {}
-    public func log(_ record: LogRecord) { lock.withLock { stored.append(record) } }
-    public var records: [LogRecord] { lock.withLock { stored } }
+    package init() {}
+    package func log(_ record: LogRecord) { lock.withLock { stored.append(record) } }
+    package var records: [LogRecord] { lock.withLock { stored } }
 }
 
 /// Writes one line per record to standard error, for `sift --verbose`.
-public struct StandardErrorLogger: SiftLogger {
-    public init() {}
-    public func log(_ r: LogRecord) {
+package struct StandardErrorLogger: SiftLogger {
+    package init() {}
+    package func log(_ r: LogRecord) {
         let line = "sift: \(r.operation) index=\(r.index) items=\(r.itemCount) ms=\(String(format: "%.1f", r.duration * 1000)) \(r.outcome)\n"
         FileHandle.standardError.write(line.data(using: .utf8)!)
     }

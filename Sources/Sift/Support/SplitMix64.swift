@@ -1,11 +1,11 @@
 /// A small, fast, seedable generator (SplitMix64, Steele et al. 2014): the same sequence on every
 /// platform, for everything Sift draws at random (evaluation samples, training, benchmarks).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,8 +14,8 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// Uniform in [0, 1), 53 random bits.
-    public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+    package mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 
     /// Uniform in 0..<n (modulo draw; n ≥ 1, smaller n count as 1).
-    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
+    package mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
 }

@@ -8,16 +8,16 @@ import Foundation
 /// are ordered by decreasing variance (the bundled model's are principal components), the dot
 /// product over the leading half already ranks the best rows near the top, so a scan of half
 /// the bytes nominates them, given more nominees to re-score (``nominees(for:)``).
-public struct QuantizedRows: Sendable {
-    public let dimension: Int
+package struct QuantizedRows: Sendable {
+    package let dimension: Int
     /// How many leading components of each row are coded (``dimension`` for all).
-    public let components: Int
+    package let components: Int
     private(set) var codes: [Int8] = []
     private(set) var scales: [Float] = []
 
     /// - Parameter components: code only the first `components` of each row (a multiple of 32
     ///   below `dimension`); nil codes all of them.
-    public init(dimension: Int, components: Int? = nil) {
+    package init(dimension: Int, components: Int? = nil) {
         let c = components ?? dimension
         precondition(c > 0 && c <= dimension && (c == dimension || c % 32 == 0), "the int8 copy codes all components or a multiple of 32 of them")
         self.dimension = dimension
@@ -29,15 +29,15 @@ public struct QuantizedRows: Sendable {
     /// for a prefix of them, which ranks less closely. Chosen on the bench corpus's model
     /// vectors (`sift-bench --profile-nominators`): the first 128 of 256 components recover
     /// the exact top 10 (and 99% of the top 100) from 1,000 nominees at 100k rows.
-    public func nominees(for wanted: Int) -> Int {
+    package func nominees(for wanted: Int) -> Int {
         components == dimension ? max(wanted * 2, 40) : max(wanted * 10, 400)
     }
 
     /// Rows in the buffer, free ones included.
-    public var capacity: Int { scales.count }
+    package var capacity: Int { scales.count }
 
     /// Quantises `vector` into `row`. - Complexity: O(components), amortised.
-    public mutating func set(row: Int32, vector: [Float]) {
+    package mutating func set(row: Int32, vector: [Float]) {
         let r = Int(row)
         if r >= scales.count {
             let grow = r - scales.count + 1
@@ -56,7 +56,7 @@ public struct QuantizedRows: Sendable {
     }
 
     /// Zeroes `row`. - Complexity: O(components).
-    public mutating func remove(row: Int32) {
+    package mutating func remove(row: Int32) {
         let r = Int(row)
         guard r < scales.count else { return }
         scales[r] = 0
@@ -66,7 +66,7 @@ public struct QuantizedRows: Sendable {
         }
     }
 
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         codes.removeAll()
         scales.removeAll()
     }
@@ -74,7 +74,7 @@ public struct QuantizedRows: Sendable {
     /// Approximate dot products of `query` with every row (over the coded components), into
     /// `scores[0..<capacity]`.
     /// - Complexity: O(capacity · components) over int8 data.
-    public func approximateScores(for query: [Float], into scores: inout [Float]) {
+    package func approximateScores(for query: [Float], into scores: inout [Float]) {
         precondition(query.count == dimension)
         if scores.count < capacity { scores += repeatElement(0, count: capacity - scores.count) }
         let coded = components

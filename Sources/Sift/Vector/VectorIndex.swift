@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a ``VectorIndex`` keeps its rows in memory.
-public enum VectorPrecision: String, Sendable, CaseIterable {
+package enum VectorPrecision: String, Sendable, CaseIterable {
     /// 4 bytes a component: the vectors as the embedder made them.
     case float32
     /// 2 bytes a component (IEEE binary16, rounded to nearest): half the memory and half the
@@ -20,17 +20,17 @@ public enum VectorPrecision: String, Sendable, CaseIterable {
 /// BLAS `sgemv` elsewhere), split over the cores when the buffer is large.
 ///
 /// Vectors are unit length, so the dot product is the cosine. Free rows hold zeros.
-public struct VectorIndex: Sendable {
-    public let dimension: Int
-    public let precision: VectorPrecision
+package struct VectorIndex: Sendable {
+    package let dimension: Int
+    package let precision: VectorPrecision
     /// The rows, when ``precision`` is `.float32`.
     private(set) var matrix: [Float] = []
     /// The rows as binary16 bit patterns, when ``precision`` is `.float16`.
     private(set) var halves: [UInt16] = []
     private(set) var occupied: [Bool] = []
-    public private(set) var count = 0
+    package private(set) var count = 0
     /// The int8 mirror used for the approximate scan, when enabled.
-    public private(set) var quantized: QuantizedRows?
+    package private(set) var quantized: QuantizedRows?
 
     /// - Parameters:
     ///   - quantized: also keep an int8 copy (256 more bytes a row at 256 dimensions) for the
@@ -38,7 +38,7 @@ public struct VectorIndex: Sendable {
     ///   - quantizedComponents: with `quantized`, code only the first this many components of
     ///     each row (a multiple of 32; see ``QuantizedRows``); nil codes all of them.
     ///   - precision: how the rows (and so the exact scores) are kept.
-    public init(dimension: Int, quantized: Bool = false, quantizedComponents: Int? = nil, precision: VectorPrecision = .float32) {
+    package init(dimension: Int, quantized: Bool = false, quantizedComponents: Int? = nil, precision: VectorPrecision = .float32) {
         self.init(dimension: dimension, int8Components: quantized ? quantizedComponents ?? dimension : nil, precision: precision)
     }
 
@@ -88,13 +88,13 @@ public struct VectorIndex: Sendable {
     }
 
     /// Number of rows in the buffer, free ones included.
-    public var capacity: Int { occupied.count }
+    package var capacity: Int { occupied.count }
 
-    public func contains(row: Int32) -> Bool { Int(row) < occupied.count && occupied[Int(row)] }
+    package func contains(row: Int32) -> Bool { Int(row) < occupied.count && occupied[Int(row)] }
 
     /// Stores `vector` at `row` (rounded to fp16 with that precision), growing the buffer as needed.
     /// - Complexity: O(dimension), amortised.
-    public mutating func set(row: Int32, vector: [Float]) {
+    package mutating func set(row: Int32, vector: [Float]) {
         precondition(vector.count == dimension, "vector has \(vector.count) components, index has \(dimension)")
         let r = Int(row)
         if r >= occupied.count {
@@ -126,7 +126,7 @@ public struct VectorIndex: Sendable {
     }
 
     /// Clears `row`. - Complexity: O(dimension).
-    public mutating func remove(row: Int32) {
+    package mutating func remove(row: Int32) {
         let r = Int(row)
         guard r < occupied.count, occupied[r] else { return }
         occupied[r] = false
@@ -139,7 +139,7 @@ public struct VectorIndex: Sendable {
         }
     }
 
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         matrix.removeAll()
         halves.removeAll()
         occupied.removeAll()
@@ -148,7 +148,7 @@ public struct VectorIndex: Sendable {
     }
 
     /// The vector at `row` (as stored: with fp16 precision, the rounded components).
-    public func vector(at row: Int32) -> [Float] {
+    package func vector(at row: Int32) -> [Float] {
         let start = Int(row) * dimension
         switch precision {
         case .float32:
@@ -170,9 +170,8 @@ public struct VectorIndex: Sendable {
     /// stays on the calling thread.
     static let chunkBytes = 4 << 20
 
-    /// Runs `body` over `0..<rows` in chunks, on every core when there are several chunks
-    /// (GCD hands the chunks out as threads free up, the calling thread included, so a core busy
-    /// elsewhere delays at most the chunk it holds).
+    /// Runs `body` over `0..<rows` in chunks of ``chunkBytes``, on every core when there are
+    /// several chunks (``Parallel/forEachChunk(count:chunkSize:_:)``).
     static func forEachChunk(rows: Int, bytesPerRow: Int, _ body: @Sendable (Range<Int>) -> Void) {
         let perChunk = max(1, chunkBytes / max(bytesPerRow, 1))
         let chunks = (rows + perChunk - 1) / perChunk
@@ -180,14 +179,12 @@ public struct VectorIndex: Sendable {
             body(0..<rows)
             return
         }
-        DispatchQueue.concurrentPerform(iterations: chunks) { c in
-            body((c * perChunk)..<min(rows, (c + 1) * perChunk))
-        }
+        Parallel.forEachChunk(count: rows, chunkSize: perChunk, body)
     }
 
     /// Cosine of `query` with every row (free rows score 0), into `scores[0..<capacity]`.
     /// - Complexity: O(capacity · dimension), one pass over the buffer.
-    public func scores(for query: [Float], into scores: inout [Float]) {
+    package func scores(for query: [Float], into scores: inout [Float]) {
         precondition(query.count == dimension)
         if scores.count < capacity { scores += repeatElement(0, count: capacity - scores.count) }
         let rows = capacity, dimension = self.dimension
@@ -217,7 +214,7 @@ public struct VectorIndex: Sendable {
 
     /// The exact cosines of `query` with `rows`, each written to `scores[row]` (the scan's values).
     /// - Complexity: O(rows.count · dimension).
-    public func exactScores(for query: [Float], rows: [Int32], into scores: inout [Float]) {
+    package func exactScores(for query: [Float], rows: [Int32], into scores: inout [Float]) {
         precondition(query.count == dimension)
         guard !rows.isEmpty else { return }
         let dimension = self.dimension
@@ -240,7 +237,7 @@ public struct VectorIndex: Sendable {
     }
 
     /// The exact cosine of `query` with one row (the scan's value). - Complexity: O(dimension).
-    public func exactScore(for query: [Float], row: Int32) -> Float {
+    package func exactScore(for query: [Float], row: Int32) -> Float {
         var scores = [Float](repeating: 0, count: Int(row) + 1)
         exactScores(for: query, rows: [row], into: &scores)
         return scores[Int(row)]
@@ -249,7 +246,7 @@ public struct VectorIndex: Sendable {
     /// Cosines of a batch of queries (row-major `queries.count / dimension` × dimension) with
     /// every row: result is queries × capacity, row-major (BLAS `sgemm` over fp32 rows; one scan
     /// per query over fp16 rows). - Complexity: O(q · capacity · dimension).
-    public func scores(forBatch queries: [Float]) -> [Float] {
+    package func scores(forBatch queries: [Float]) -> [Float] {
         let q = queries.count / dimension
         var result = [Float](repeating: 0, count: q * capacity)
         guard capacity > 0, q > 0 else { return result }
@@ -274,7 +271,7 @@ public struct VectorIndex: Sendable {
     }
 
     /// Verifies the occupied rows are exactly `liveRows`.
-    public func checkInvariants(liveRows: Set<Int32>) throws(InvariantViolation) {
+    package func checkInvariants(liveRows: Set<Int32>) throws(InvariantViolation) {
         var live = Set<Int32>()
         for (r, o) in occupied.enumerated() where o { live.insert(Int32(r)) }
         if live != liveRows {

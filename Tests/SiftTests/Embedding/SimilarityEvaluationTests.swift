@@ -1,4 +1,5 @@
 import Foundation
+@testable import SiftEvaluation
 import Testing
 @testable import Sift
 

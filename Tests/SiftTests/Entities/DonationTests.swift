@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftTestSupport
 import Testing
 
 extension Entities {

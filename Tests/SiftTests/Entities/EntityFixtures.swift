@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftTestSupport
 import Testing
 
 /// The entity layer's tests, under one suite so `--filter Entities` selects them all.

@@ -118,10 +118,10 @@ extension Entities {
         func misuseIsRefusedUpFront() async throws {
             let (spy, _) = try Fixtures.spyIndex()
             let notesOnly = try EntityIndex(index: spy, entityTypes: [Note.self])
-            await #expect(throws: EntityIndexError.unregisteredType("recipe", registered: ["note"])) {
+            await #expect(throws: EntityError.unregisteredType("recipe", registered: ["note"])) {
                 try await notesOnly.indexEntities([Recipe(id: 1, name: "Soup", method: "")])
             }
-            await #expect(throws: EntityIndexError.emptyIdentifier("note")) {
+            await #expect(throws: EntityError.emptyIdentifier("note")) {
                 try await notesOnly.indexEntities([Note(id: "", title: "Untitled", body: "")])
             }
             #expect(await spy.calls.isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftTestSupport
 import Testing
 
 extension Entities {
@@ -44,7 +45,7 @@ extension Entities {
         func requireAll() async throws {
             let (resolver, _, _) = try resolver()
             #expect(try await resolver.entities(for: ["n1", "n2"]).requireAll() == [notes[0], notes[1]])
-            #expect(throws: EntityResolutionError(itemID: "note/zz", reason: .notFound)) {
+            #expect(throws: EntityError.unresolved("note/zz", reason: .notFound)) {
                 try [ResolvedEntity.found(notes[0]), .missing("note/zz", .notFound)].requireAll()
             }
         }
@@ -83,13 +84,13 @@ extension Entities {
             let (spy, _) = try Fixtures.spyIndex()
             let resolver = EntityResolver(source: Recipes(), index: try Fixtures.entityIndex(spy))
             #expect(try await resolver.entity(forURL: "https://example.app/recipes/7").id == 7)
-            await #expect(throws: EntityResolutionError(itemID: "recipe/12", reason: .notFound)) {
+            await #expect(throws: EntityError.unresolved("recipe/12", reason: .notFound)) {
                 try await resolver.entity(forURL: "https://example.app/recipes/12")
             }
-            await #expect(throws: EntityResolutionError(itemID: "note/n1", reason: .otherType("note"))) {
+            await #expect(throws: EntityError.unresolved("note/n1", reason: .otherType("note"))) {
                 try await resolver.entity(for: EntityReference(domain: "note", identifier: "n1"))
             }
-            await #expect(throws: RouteError.self) { try await resolver.entity(forURL: "https://example.app/notes/n1") }
+            await #expect(throws: EntityError.self) { try await resolver.entity(forURL: "https://example.app/notes/n1") }
         }
     }
 }

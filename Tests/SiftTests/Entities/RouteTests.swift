@@ -46,11 +46,11 @@ extension Entities {
         @Test("An unknown URL is a clear error listing the known routes")
         func unknownRoute() {
             for url in ["https://example.app/dishes/5", "https://other.app/recipes/5", "https://example.app/recipes/5/", "https://example.app/recipes"] {
-                #expect(throws: RouteError.unknownRoute(url, known: ["https://example.app/recipes/{id}"])) {
+                #expect(throws: EntityError.unknownRoute(url, known: ["https://example.app/recipes/{id}"])) {
                     try routes.reference(for: url)
                 }
             }
-            let message = (try? routes.reference(for: "https://example.app/dishes/5")).map { _ in "" } ?? RouteError.unknownRoute("https://example.app/dishes/5", known: ["https://example.app/recipes/{id}"]).description
+            let message = (try? routes.reference(for: "https://example.app/dishes/5")).map { _ in "" } ?? EntityError.unknownRoute("https://example.app/dishes/5", known: ["https://example.app/recipes/{id}"]).description
             #expect(message == "no route matches \"https://example.app/dishes/5\"; known routes: https://example.app/recipes/{id}")
         }
 
@@ -59,7 +59,7 @@ extension Entities {
             #expect {
                 try routes.reference(for: url)
             } throws: { error in
-                guard case .malformedURL(let reported, _) = error as? RouteError else { return false }
+                guard case .malformedURL(let reported, _) = error as? EntityError else { return false }
                 return reported == url
             }
         }
@@ -75,7 +75,7 @@ extension Entities {
                 #expect {
                     try routes.reference(for: url)
                 } throws: { error in
-                    guard case .invalidIdentifier(let reported, _, let why) = error as? RouteError else { return false }
+                    guard case .invalidIdentifier(let reported, _, let why) = error as? EntityError else { return false }
                     return reported == url && why == reason
                 }
             }
@@ -92,7 +92,7 @@ extension Entities {
                 ("https://example.app{id}", "the {id} placeholder must be in the path"),
             ]
             for (template, reason) in cases {
-                #expect(throws: RouteError.invalidTemplate(template, reason: reason)) { try URLTemplate(template) }
+                #expect(throws: EntityError.invalidTemplate(template, reason: reason)) { try URLTemplate(template) }
             }
         }
 
@@ -105,8 +105,8 @@ extension Entities {
                 let id: Int
                 var displayRepresentation: EntityDisplayRepresentation { .init(title: "") }
             }
-            #expect(throws: RouteError.duplicateDomain("note")) { try RouteTable([Note.self, Note.self]) }
-            #expect(throws: RouteError.duplicateTemplate("https://EXAMPLE.app/recipes/{id}")) {
+            #expect(throws: EntityError.duplicateDomain("note")) { try RouteTable([Note.self, Note.self]) }
+            #expect(throws: EntityError.duplicateTemplate("https://EXAMPLE.app/recipes/{id}")) {
                 try RouteTable([Recipe.self, Dish.self])
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SiftEvaluation
 import Testing
 @testable import Sift
 

@@ -304,7 +304,7 @@ extension Reliability {
             let big = temporary.path("big.key")
             try Data(repeating: 0x41, count: 100_000).write(to: big)
             #expect(message(big).contains("32 raw bytes or 64 hexadecimal characters"))
-            #expect(throws: ProtectionKeyError(path: nil, reason: .wrongLength(16))) { try ProtectionKey(bytes: [UInt8](repeating: 0, count: 16)) }
+            #expect(throws: ProtectionError.wrongKeyLength(path: nil, 16)) { try ProtectionKey(bytes: [UInt8](repeating: 0, count: 16)) }
         }
 
         @Test("The CLI takes the key from --key-file or SIFT_KEY_FILE and refuses a protected index without it")

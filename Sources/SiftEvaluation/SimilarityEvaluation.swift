@@ -1,38 +1,39 @@
 import Foundation
+import Sift
 
 /// Scores an embedder on a similarity benchmark (STS-B, SICK, WordSim-353, SimLex-999): the
 /// Spearman correlation between the cosine of the two sides and the human score.
-public struct SimilarityEvaluation: Sendable {
+package struct SimilarityEvaluation: Sendable {
     /// The outcome of one benchmark file.
-    public struct Result: Sendable, Equatable {
+    package struct Result: Sendable, Equatable {
         /// Spearman's ρ (average ranks for ties), in −1...1.
-        public var spearman: Double
+        package var spearman: Double
         /// Number of scored pairs.
-        public var pairs: Int
+        package var pairs: Int
     }
 
     /// A row that cannot be read; the description names the file, the line and the problem.
-    public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
-        public var path: String
+    package struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
+        package var path: String
         /// 1-based line number (1 is the header).
-        public var line: Int
-        public var message: String
-        public var description: String { "\(path):\(line): \(message)" }
+        package var line: Int
+        package var message: String
+        package var description: String { "\(path):\(line): \(message)" }
     }
 
     /// One pair of texts with its human score.
-    public struct Pair: Sendable, Equatable {
-        public var first: String
-        public var second: String
-        public var score: Double
+    package struct Pair: Sendable, Equatable {
+        package var first: String
+        package var second: String
+        package var score: Double
     }
 
-    public init() {}
+    package init() {}
 
     /// Reads a tab-separated file whose header names `sentence1`/`sentence2` or `word1`/`word2`
     /// and `score` or `relatedness` (other columns are ignored).
     /// - Throws: ``FormatError`` for a missing column or a bad row, or the read error.
-    public static func readPairs(from url: URL) throws -> [Pair] {
+    package static func readPairs(from url: URL) throws -> [Pair] {
         let path = url.path
         let data = try Data(contentsOf: url)
         guard let text = String(data: data, encoding: .utf8) else {
@@ -74,7 +75,7 @@ public struct SimilarityEvaluation: Sendable {
     /// Spearman's ρ between cosine similarity and the human scores of `pairs`. A side with no
     /// features has the zero vector and cosine 0.
     /// - Complexity: O(pairs × embedding cost).
-    public static func evaluate(_ pairs: [Pair], with embedder: some Embedder) -> Result {
+    package static func evaluate(_ pairs: [Pair], with embedder: some Embedder) -> Result {
         var predicted: [Double] = []
         var gold: [Double] = []
         predicted.reserveCapacity(pairs.count)
@@ -89,7 +90,7 @@ public struct SimilarityEvaluation: Sendable {
     }
 
     /// Reads `url` and evaluates `embedder` on it.
-    public static func evaluate(file url: URL, with embedder: some Embedder) throws -> Result {
+    package static func evaluate(file url: URL, with embedder: some Embedder) throws -> Result {
         evaluate(try readPairs(from: url), with: embedder)
     }
 }

@@ -1,17 +1,18 @@
 import Foundation
+import Sift
 
 extension RetrievalEvaluation {
     /// Result of the as-you-type check.
-    public struct AsYouTypeReport: Sendable {
-        public var documents: Int
-        public var found: Int
-        public var share: Double { documents > 0 ? Double(found) / Double(documents) : 0 }
+    package struct AsYouTypeReport: Sendable {
+        package var documents: Int
+        package var found: Int
+        package var share: Double { documents > 0 ? Double(found) / Double(documents) : 0 }
     }
 
     /// For `documents` documents chosen with `seed` among those whose title has at least three
     /// words, queries the first two title words plus the first four letters of the third (as a
     /// user types) and counts how often the document comes back in the top 3.
-    public func asYouType(_ dataset: BEIRDataset, documents: Int, seed: UInt64) async throws -> AsYouTypeReport {
+    package func asYouType(_ dataset: BEIRDataset, documents: Int, seed: UInt64) async throws -> AsYouTypeReport {
         let index = try SearchIndex(configuration: indexConfiguration)
         try await index.upsert(dataset.documents.map { SearchableItem(id: ItemID($0.id), domain: "document", title: $0.title, content: $0.text) })
         var eligible = dataset.documents.filter { $0.title.split(whereSeparator: \.isWhitespace).count >= 3 }

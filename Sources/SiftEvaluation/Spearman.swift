@@ -1,8 +1,8 @@
 /// Rank correlation, as used by the STS and word-similarity benchmarks.
-public enum Spearman {
+package enum Spearman {
     /// Ranks of `values` from 1 (smallest), ties sharing the average of their ranks.
     /// - Complexity: O(n log n).
-    public static func averageRanks(_ values: [Double]) -> [Double] {
+    package static func averageRanks(_ values: [Double]) -> [Double] {
         let order = values.indices.sorted { values[$0] < values[$1] || (values[$0] == values[$1] && $0 < $1) }
         var ranks = [Double](repeating: 0, count: values.count)
         var i = 0
@@ -19,14 +19,14 @@ public enum Spearman {
     /// Spearman's ρ of two equally long samples: Pearson's correlation of their average ranks.
     /// NaN when there are fewer than two pairs or one side is constant.
     /// - Complexity: O(n log n).
-    public static func correlation(_ x: [Double], _ y: [Double]) -> Double {
+    package static func correlation(_ x: [Double], _ y: [Double]) -> Double {
         precondition(x.count == y.count, "samples must have the same length")
         guard x.count >= 2 else { return .nan }
         return pearson(averageRanks(x), averageRanks(y))
     }
 
     /// Pearson's correlation coefficient; NaN when either side is constant.
-    public static func pearson(_ x: [Double], _ y: [Double]) -> Double {
+    package static func pearson(_ x: [Double], _ y: [Double]) -> Double {
         let n = Double(x.count)
         let mx = x.reduce(0, +) / n, my = y.reduce(0, +) / n
         var sxy = 0.0, sxx = 0.0, syy = 0.0

@@ -1,4 +1,5 @@
 import Foundation
+import Sift
 
 /// A ``DonationRecorder`` that keeps every donation in memory: the spy for an app's tests.
 public actor MemoryDonationRecorder: DonationRecorder {

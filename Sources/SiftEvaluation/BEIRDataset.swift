@@ -1,18 +1,19 @@
 import Foundation
+import Sift
 
 /// A retrieval test collection in the BEIR layout: `corpus.jsonl` (`_id`, `title`, `text`),
 /// `queries.jsonl` (`_id`, `text`) and `qrels/<split>.tsv` (`query-id`, `corpus-id`, `score`).
-public struct BEIRDataset: Sendable {
-    public struct Document: Sendable { public var id: String; public var title: String; public var text: String }
-    public var documents: [Document]
+package struct BEIRDataset: Sendable {
+    package struct Document: Sendable { public var id: String; public var title: String; public var text: String }
+    package var documents: [Document]
     /// Query text by query id.
-    public var queries: [String: String]
+    package var queries: [String: String]
     /// Graded judgments: query id → document id → grade.
-    public var judgments: [String: [String: Int]]
-    public var split: String
+    package var judgments: [String: [String: Int]]
+    package var split: String
 
     /// Loads the dataset in `directory`, judgments from `qrels/<split>.tsv`.
-    public init(directory: URL, split: String = "test") throws {
+    package init(directory: URL, split: String = "test") throws {
         self.split = split
         documents = []
         queries = [:]
@@ -61,7 +62,7 @@ public struct BEIRDataset: Sendable {
     }
 
     /// Ids of the queries with at least one positive judgment, sorted.
-    public var judgedQueryIDs: [String] {
+    package var judgedQueryIDs: [String] {
         judgments.filter { $0.value.values.contains { $0 > 0 } }.keys.filter { queries[$0] != nil }.sorted {
             $0.utf8.lexicographicallyPrecedes($1.utf8)
         }
@@ -69,7 +70,7 @@ public struct BEIRDataset: Sendable {
 }
 
 /// A problem with evaluation input, naming the file and line.
-public struct EvaluationError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct EvaluationError: Error, CustomStringConvertible, Sendable {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Sift
 
 /// A deterministic generator of realistic short app content — journal days, triggers,
 /// reflections, recipes, expenses, notes, tasks, workouts — for benchmarks and tests.
@@ -12,37 +13,37 @@ import Foundation
 ///
 /// Item `i` depends only on the seed and `i` (its own SplitMix64 stream), so the first 1,000 items
 /// of a 10,000-item corpus are the 1,000-item corpus, on every run.
-public struct SyntheticCorpus: Sendable {
+package struct SyntheticCorpus: Sendable {
     /// One kind of item and the words typical of it.
-    public struct Domain: Sendable, Equatable {
-        public var identifier: String
-        public var displayName: String
+    package struct Domain: Sendable, Equatable {
+        package var identifier: String
+        package var displayName: String
         /// Words typical of this domain; a share of each text is drawn from them.
-        public var topicWords: [String]
+        package var topicWords: [String]
         /// Share of items that carry a date (0…1).
-        public var datedShare: Double
+        package var datedShare: Double
     }
 
     /// Number of words of a title.
-    public static let titleWords: ClosedRange<Int> = 2...8
+    package static let titleWords: ClosedRange<Int> = 2...8
     /// Number of words of a body (the `content` attribute).
-    public static let bodyWords: ClosedRange<Int> = 10...80
+    package static let bodyWords: ClosedRange<Int> = 10...80
     /// Item dates lie in [2024-01-01, 2027-01-01) UTC.
-    public static let firstDate = Date(timeIntervalSince1970: 1_704_067_200)
-    public static let dateSpanDays = 1096
+    package static let firstDate = Date(timeIntervalSince1970: 1_704_067_200)
+    package static let dateSpanDays = 1096
 
     /// The seed every item's random stream derives from.
-    public let seed: UInt64
+    package let seed: UInt64
     /// The general vocabulary by rank (most frequent first): function words, real content words,
     /// then pseudo-words.
-    public let vocabulary: [String]
+    package let vocabulary: [String]
     /// How many of the ranked words at the head are function (stop) words.
-    public let functionWordCount: Int
+    package let functionWordCount: Int
     /// How many ranked words are real English words (the rest are pseudo-words).
-    public let realWordCount: Int
+    package let realWordCount: Int
     /// Zipf exponent `s` of `P(rank r) ∝ (r + 2.7)^-s`.
-    public let exponent: Double
-    public let domains: [Domain]
+    package let exponent: Double
+    package let domains: [Domain]
     /// Cumulative probabilities of `vocabulary`, and of its content part (ranks ≥ functionWordCount).
     private let cumulative: [Double]
     private let contentCumulative: [Double]
@@ -50,7 +51,7 @@ public struct SyntheticCorpus: Sendable {
     /// Builds the vocabulary (`vocabularySize` ranked words, at least the real ones) and the
     /// sampling tables.
     /// - Complexity: O(vocabularySize); about 10 ms for the default 40,000 words.
-    public init(seed: UInt64 = 20_261_202, vocabularySize: Int = 40_000, exponent: Double = 1.15) {
+    package init(seed: UInt64 = 20_261_202, vocabularySize: Int = 40_000, exponent: Double = 1.15) {
         self.seed = seed
         self.exponent = exponent
         let domains = Self.defaultDomains
@@ -79,14 +80,14 @@ public struct SyntheticCorpus: Sendable {
 
     /// Items `0..<count`.
     /// - Complexity: O(count · words per item).
-    public func items(count: Int) -> [SearchableItem] { items(0..<count) }
+    package func items(count: Int) -> [SearchableItem] { items(0..<count) }
 
     /// Items with these indices.
-    public func items(_ indices: Range<Int>) -> [SearchableItem] { indices.map(item(at:)) }
+    package func items(_ indices: Range<Int>) -> [SearchableItem] { indices.map(item(at:)) }
 
     /// Item number `index`: same seed and index, same item.
     /// - Complexity: O(words of the item · log vocabulary).
-    public func item(at index: Int) -> SearchableItem {
+    package func item(at index: Int) -> SearchableItem {
         var rng = Generator(seed: seed, stream: 1, index: index)
         let domain = domains[Int(rng.next() % UInt64(domains.count))]
         let titleCount = Self.titleWords.lowerBound + Int(rng.next() % UInt64(Self.titleWords.count))
@@ -148,7 +149,7 @@ public struct SyntheticCorpus: Sendable {
 
     /// A text of exactly `words` words drawn like a body (e.g. the 30-word texts of the
     /// embedding benchmark); text `index` is the same for the same seed.
-    public func text(words: Int, index: Int) -> String {
+    package func text(words: Int, index: Int) -> String {
         var rng = Generator(seed: seed, stream: 2, index: index)
         let domain = domains[Int(rng.next() % UInt64(domains.count))]
         var result: [String] = []

@@ -1,9 +1,10 @@
 import Foundation
+import Sift
 
 /// Standard ranking metrics, computed as trec_eval and BEIR do.
-public enum RetrievalMetrics {
+package enum RetrievalMetrics {
     /// nDCG@k with graded gains (gain = grade) and a log2(rank + 1) discount.
-    public static func ndcg(ranked: [String], judgments: [String: Int], k: Int = 10) -> Double {
+    package static func ndcg(ranked: [String], judgments: [String: Int], k: Int = 10) -> Double {
         var dcg = 0.0
         for (i, id) in ranked.prefix(k).enumerated() {
             if let g = judgments[id], g > 0 { dcg += Double(g) / log2(Double(i + 2)) }
@@ -15,20 +16,20 @@ public enum RetrievalMetrics {
     }
 
     /// Share of the relevant documents found in the top k.
-    public static func recall(ranked: [String], judgments: [String: Int], k: Int = 100) -> Double {
+    package static func recall(ranked: [String], judgments: [String: Int], k: Int = 100) -> Double {
         let relevant = Set(judgments.filter { $0.value > 0 }.keys)
         guard !relevant.isEmpty else { return 0 }
         return Double(Set(ranked.prefix(k)).intersection(relevant).count) / Double(relevant.count)
     }
 
     /// Reciprocal rank of the first relevant document in the top k.
-    public static func reciprocalRank(ranked: [String], judgments: [String: Int], k: Int = 10) -> Double {
+    package static func reciprocalRank(ranked: [String], judgments: [String: Int], k: Int = 10) -> Double {
         for (i, id) in ranked.prefix(k).enumerated() where (judgments[id] ?? 0) > 0 { return 1 / Double(i + 1) }
         return 0
     }
 
     /// The p-th percentile (0…100) by nearest rank of `values`.
-    public static func percentile(_ values: [Double], _ p: Double) -> Double {
+    package static func percentile(_ values: [Double], _ p: Double) -> Double {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
@@ -37,32 +38,32 @@ public enum RetrievalMetrics {
 }
 
 /// Runs a BEIR dataset through a fresh in-memory index, exactly as `sift search` ranks.
-public struct RetrievalEvaluation: Sendable {
-    public struct Report: Sendable {
-        public var ndcgAt10: Double
-        public var recallAt100: Double
-        public var mrrAt10: Double
-        public var queries: Int
-        public var p50Milliseconds: Double
-        public var p95Milliseconds: Double
-        public var documents: Int
-        public var mode: SearchMode
-        public var indexSeconds: Double
+package struct RetrievalEvaluation: Sendable {
+    package struct Report: Sendable {
+        package var ndcgAt10: Double
+        package var recallAt100: Double
+        package var mrrAt10: Double
+        package var queries: Int
+        package var p50Milliseconds: Double
+        package var p95Milliseconds: Double
+        package var documents: Int
+        package var mode: SearchMode
+        package var indexSeconds: Double
         /// Query id → ranked (document id, score), for a TREC run file.
-        public var run: [(query: String, ranking: [(String, Float)])]
+        package var run: [(query: String, ranking: [(String, Float)])]
     }
 
-    public var mode: SearchMode
-    public var embedder: (any Embedder)?
-    public var bm25: BM25Parameters
-    public var fusion: FusionParameters
-    public var depth: Int
+    package var mode: SearchMode
+    package var embedder: (any Embedder)?
+    package var bm25: BM25Parameters
+    package var fusion: FusionParameters
+    package var depth: Int
     /// Rank with the int8 quantized scan (``SearchIndex/Configuration/quantizedScan``), its
     /// copy coding `quantizedScanComponents` leading components (nil: all).
-    public var quantizedScan: Bool
-    public var quantizedScanComponents: Int?
+    package var quantizedScan: Bool
+    package var quantizedScanComponents: Int?
 
-    public init(
+    package init(
         mode: SearchMode, embedder: (any Embedder)?, bm25: BM25Parameters = .default, fusion: FusionParameters = .default, depth: Int = 100,
         quantizedScan: Bool = false, quantizedScanComponents: Int? = nil
     ) {
@@ -82,7 +83,7 @@ public struct RetrievalEvaluation: Sendable {
     }
 
     /// Indexes `dataset`'s corpus and ranks every judged query (or the given query texts).
-    public func run(_ dataset: BEIRDataset, queryTexts: [String: String]? = nil) async throws -> Report {
+    package func run(_ dataset: BEIRDataset, queryTexts: [String: String]? = nil) async throws -> Report {
         let started = Date()
         let index = try SearchIndex(configuration: indexConfiguration)
         let items = dataset.documents.map { SearchableItem(id: ItemID($0.id), domain: "document", title: $0.title, content: $0.text) }

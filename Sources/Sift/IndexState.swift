@@ -1,0 +1,70 @@
+import Foundation
+
+/// The in-memory projections of the store — identifier table, keyword index, vector index,
+/// item cache, donations — changed only together, after the store has committed.
+struct IndexState: Sendable {
+    var table = IdentifierTable()
+    var keyword: KeywordIndex
+    var vectors: VectorIndex?
+    /// The item at each row (nil for free rows).
+    var items: [SearchableItem?] = []
+    /// Donations per live item.
+    var donationLog: [ItemID: [Donation]] = [:]
+    /// Domains and their display names, for query understanding.
+    var domainNames: [String: String?] = [:]
+    /// The fields filters and ranking priors read, compact, per row (kept with `items`).
+    var attributes = RowAttributes()
+
+    init(keyword: KeywordIndex, vectors: VectorIndex?) {
+        self.keyword = keyword
+        self.vectors = vectors
+    }
+
+    /// Projects `stored`, whose keyword analysis is `analysis` (see ``prepare(_:embedder:titleWeight:needsVector:)``).
+    mutating func project(_ stored: StoredItem, analysis: AnalyzedDocument) {
+        let (row, _) = table.assign(stored.item.id)
+        let r = Int(row)
+        if r >= items.count { items.append(contentsOf: repeatElement(nil, count: r - items.count + 1)) }
+        items[r] = stored.item
+        attributes.set(row: row, item: stored.item)
+        keyword.insert(analysis, at: row)
+        if let v = stored.vector, v.count == vectors?.dimension {
+            vectors?.set(row: row, vector: v)
+        }
+        if domainNames[stored.item.domain] == nil || stored.item.displayName != nil {
+            domainNames[stored.item.domain] = stored.item.displayName
+        }
+    }
+
+    mutating func unproject(_ id: ItemID) {
+        guard let row = table.remove(id) else { return }
+        items[Int(row)] = nil
+        attributes.remove(row: row)
+        keyword.remove(row: row)
+        vectors?.remove(row: row)
+        donationLog[id] = nil
+    }
+
+    mutating func unproject(domains: [String]) {
+        let set = Set(domains)
+        let doomed = items.compactMap { $0 }.filter { set.contains($0.domain) }.map(\.id)
+        doomed.forEach { unproject($0) }
+        for d in domains { domainNames[d] = nil }
+    }
+
+    mutating func removeAll() {
+        table.removeAll()
+        items.removeAll()
+        attributes.removeAll()
+        keyword.removeAll()
+        vectors?.removeAll()
+        donationLog.removeAll()
+        domainNames.removeAll()
+    }
+
+    mutating func record(_ donations: [Donation]) {
+        for d in donations where table.row(of: d.itemID) != nil {
+            donationLog[d.itemID, default: []].append(d)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Each term's part in a document's keyword score, for `--explain`.
+extension KeywordIndex {
+    /// One term's part in a document's score, for `--explain`.
+    public struct TermExplanation: Sendable, Equatable {
+        public var term: String
+        public var idf: Float
+        /// Raw term frequency per field (title, keywords, content).
+        public var frequencies: [Int]
+        /// Weighted, length-normalised frequency per field.
+        public var fieldParts: [Float]
+        public var score: Float
+    }
+
+    /// Every term's contribution to the score of `row`.
+    package func explain(_ query: [QueryTerm], row: Int32) -> [TermExplanation] {
+        let averages = averageLengths
+        let k1 = parameters.k1
+        var result: [TermExplanation] = []
+        for qt in query {
+            var best: TermExplanation?
+            for t in qt.terms {
+                guard let id = termIDs[t], let posting = postings[Int(id)].first(where: { $0.row == row }) else { continue }
+                let p = frequencies(posting, term: id)
+                let df = postings[Int(id)].count
+                let idf = self.idf(documentFrequency: df)
+                let len = fieldLengths[Int(row)]
+                let w = parameters.weights, b = parameters.b
+                let parts: [Float] = [
+                    p.0 > 0 ? w[0] * Float(p.0) / (1 - b[0] + b[0] * Float(len.0) / averages.0) : 0,
+                    p.1 > 0 ? w[1] * Float(p.1) / (1 - b[1] + b[1] * Float(len.1) / averages.1) : 0,
+                    p.2 > 0 ? w[2] * Float(p.2) / (1 - b[2] + b[2] * Float(len.2) / averages.2) : 0,
+                ]
+                let tf = pseudoFrequency(p, row: row, averages: averages)
+                let e = TermExplanation(
+                    term: t, idf: idf, frequencies: [Int(p.0), Int(p.1), Int(p.2)],
+                    fieldParts: parts, score: idf * tf * (k1 + 1) / (k1 + tf))
+                if qt.isPrefix {
+                    if best == nil || e.score > best!.score { best = e }
+                } else {
+                    result.append(e)
+                }
+            }
+            if let best { result.append(best) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+
+/// BM25F scoring: per field pseudo frequency, the accumulation of a query's scores over the
+/// postings (into a dictionary-free accumulator, split over two cores when long), one row's score.
+extension KeywordIndex {
+    @inline(__always)
+    func pseudoFrequency(_ f: (UInt16, UInt16, UInt16), row: Int32, averages: (Float, Float, Float)) -> Float {
+        let len = fieldLengths[Int(row)]
+        let w = parameters.weights, b = parameters.b
+        var tf: Float = 0
+        if f.0 > 0 { tf += w[0] * Float(f.0) / (1 - b[0] + b[0] * Float(len.0) / averages.0) }
+        if f.1 > 0 { tf += w[1] * Float(f.1) / (1 - b[1] + b[1] * Float(len.1) / averages.1) }
+        if f.2 > 0 { tf += w[2] * Float(f.2) / (1 - b[2] + b[2] * Float(len.2) / averages.2) }
+        return tf
+    }
+
+    var averageLengths: (Float, Float, Float) {
+        let n = Float(max(documentCount, 1))
+        return (max(Float(totalLengths.0) / n, 1e-6), max(Float(totalLengths.1) / n, 1e-6), max(Float(totalLengths.2) / n, 1e-6))
+    }
+
+    /// BM25F score of every document that matches at least one query term, accumulated into
+    /// `scores` (indexed by row, at least as long as the highest row) and listed in `touched`.
+    /// A prefix term contributes its best-scoring expansion per document.
+    /// - Complexity: O(Σ p) over the postings of the query's terms.
+    package func accumulate(_ query: [QueryTerm], scores: inout [Float], touched: inout [Int32]) {
+        let averages = averageLengths
+        let k1 = parameters.k1
+        for term in query {
+            if term.isPrefix && term.terms.count > 1 {
+                var best: [Int32: Float] = [:]
+                for t in term.terms {
+                    guard let id = termIDs[t] else { continue }
+                    let list = postings[Int(id)]
+                    let idf = self.idf(documentFrequency: list.count)
+                    for p in list {
+                        let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
+                        let s = idf * tf * (k1 + 1) / (k1 + tf)
+                        if s > best[p.row, default: 0] { best[p.row] = s }
+                    }
+                }
+                for (row, s) in best {
+                    if scores[Int(row)] == 0 { touched.append(row) }
+                    scores[Int(row)] += s
+                }
+            } else {
+                for t in term.terms {
+                    guard let id = termIDs[t] else { continue }
+                    let list = postings[Int(id)]
+                    let idf = self.idf(documentFrequency: list.count)
+                    for p in list {
+                        let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
+                        if scores[Int(p.row)] == 0 { touched.append(p.row) }
+                        scores[Int(p.row)] += idf * tf * (k1 + 1) / (k1 + tf)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with each row holding the index term `term` that `admits`, and the term's
+    /// BM25F score there (computed only for admitted rows).
+    /// - Complexity: O(p) over the term's postings.
+    /// - Parameter table: a per-row table of `tableStride`-byte entries that `admits` reads,
+    ///   prefetched ahead of the walk (its reads are scattered), or nil.
+    @inline(__always)
+    func forEachScore(ofTerm term: String, admits: (Int32) -> Bool, table: UnsafeRawPointer? = nil, tableStride: Int = 1, _ body: (Int32, Float) -> Void) {
+        guard let id = termIDs[term] else { return }
+        let averages = averageLengths
+        let k1 = parameters.k1
+        postings[Int(id)].withUnsafeBufferPointer { list in
+            let idf = self.idf(documentFrequency: list.count)
+            for i in stride(from: 0, to: list.count, by: ScatteredReads.block) {
+                if let table { ScatteredReads.prefetch(list, before: i, (table, tableStride)) }
+                for j in i..<min(i + ScatteredReads.block, list.count) where admits(list[j].row) {
+                    let p = list[j]
+                    let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
+                    body(p.row, idf * tf * (k1 + 1) / (k1 + tf))
+                }
+            }
+        }
+    }
+
+    /// ``accumulate(_:scores:touched:)`` into reusable buffers: the same scores, bit for bit (the
+    /// same operations in the same order), without a dictionary for prefix terms or an
+    /// allocation per query. Each matching row is listed once in `accumulator.touched`.
+    /// - Complexity: O(Σ p) over the postings of the query's terms.
+    /// - Parameter splitAbove: the postings above which the walk is split (tests lower it).
+    func accumulate(_ query: [QueryTerm], into accumulator: inout KeywordAccumulator, splitAbove: Int = parallelPostings) {
+        accumulator.reserve(rows: rowTerms.count)
+        let averages = averageLengths
+        let k1 = parameters.k1
+        let w = parameters.weights, b = parameters.b
+        let (w0, w1, w2) = (w[0], w[1], w[2])
+        let (b0, b1, b2) = (b[0], b[1], b[2])
+        // Locals, so that the loops below index plain buffers.
+        var scores: [Float] = [], best: [Float] = [], marks: [Bool] = [], titleHits: [UInt8] = []
+        var touched: [Int32] = [], bestRows: [Int32] = []
+        swap(&scores, &accumulator.scores); swap(&best, &accumulator.best); swap(&marks, &accumulator.marks)
+        swap(&touched, &accumulator.touched); swap(&bestRows, &accumulator.bestRows); swap(&titleHits, &accumulator.titleHits)
+        defer {
+            swap(&scores, &accumulator.scores); swap(&best, &accumulator.best); swap(&marks, &accumulator.marks)
+            swap(&touched, &accumulator.touched); swap(&bestRows, &accumulator.bestRows); swap(&titleHits, &accumulator.titleHits)
+        }
+        // Whole words (not prefixes) of the query: a title can begin with the query only if
+        // it holds each of them (see `KeywordAccumulator.mayBeginTitle`).
+        let wholeWords = query.reduce(0) { $0 + ($1.isPrefix ? 0 : 1) }
+        accumulator.requiredTitleTerms = wholeWords <= Int(UInt8.max) ? wholeWords : nil
+        // The query's postings: a long enough walk is split over two cores by row (each half
+        // of the rows on its own thread, every posting read by both, each scored by one), which
+        // keeps every row's sum in the same order, so the scores are the same bit for bit.
+        var volume = 0
+        for term in query { for t in term.terms { if let id = termIDs[t] { volume += postings[Int(id)].count } } }
+        let rows = rowTerms.count
+        let halves = volume >= splitAbove && rows >= 2 && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
+        fieldLengths.withUnsafeBufferPointer { lengths in
+        scores.withUnsafeMutableBufferPointer { scores in
+        best.withUnsafeMutableBufferPointer { best in
+        marks.withUnsafeMutableBufferPointer { marks in
+        titleHits.withUnsafeMutableBufferPointer { titleHits in
+            let walk = KeywordWalk(
+                index: self, query: query, lengths: lengths, scores: scores, best: best, marks: marks,
+                titleHits: titleHits, averages: averages, k1: k1, weights: (w0, w1, w2), b: (b0, b1, b2),
+                wholeWords: wholeWords)
+            if halves == 1 {
+                walk.pass(0, .max, touched: &touched, bestRows: &bestRows)
+            } else {
+                // The upper half's own lists, appended after the lower half's.
+                var upperTouched: [Int32] = [], upperBest: [Int32] = []
+                var lowerTouched = touched, lowerBest = bestRows
+                let mid = Int32(rows / 2)
+                Parallel.forEach(iterations: 2) { half in
+                    if half == 0 {
+                        walk.pass(0, mid, touched: &lowerTouched, bestRows: &lowerBest)
+                    } else {
+                        walk.pass(mid, .max, touched: &upperTouched, bestRows: &upperBest)
+                    }
+                }
+                touched = lowerTouched + upperTouched
+                bestRows = lowerBest
+            }
+        }
+        }
+        }
+        }
+        }
+    }
+
+    /// How many postings a query must walk before ``accumulate(_:into:)`` splits the walk over
+    /// two cores: below it, the threads' start-up costs more than the half they save.
+    static let parallelPostings = 20_000
+
+    /// The BM25F score of one document, as ``accumulate(_:scores:touched:)`` computes it.
+    package func score(_ query: [QueryTerm], row: Int32) -> Float {
+        explain(query, row: row).reduce(0) { $0 + $1.score }
+    }
+}
+
+/// One keyword walk of ``KeywordIndex/accumulate(_:into:splitAbove:)`` over plain buffers: the
+/// query, the index's postings, and the accumulator's buffers, of which each ``pass(_:_:touched:bestRows:)``
+/// writes only the rows in its range (so the two halves of a split walk never share a row).
+struct KeywordWalk {
+    let index: KeywordIndex
+    let query: [KeywordIndex.QueryTerm]
+    let lengths: UnsafeBufferPointer<(UInt32, UInt32, UInt32)>
+    let scores: UnsafeMutableBufferPointer<Float>
+    let best: UnsafeMutableBufferPointer<Float>
+    let marks: UnsafeMutableBufferPointer<Bool>
+    let titleHits: UnsafeMutableBufferPointer<UInt8>
+    let averages: (Float, Float, Float)
+    let k1: Float
+    let w0: Float, w1: Float, w2: Float
+    let b0: Float, b1: Float, b2: Float
+    /// Whole words (not prefixes) of the query.
+    let wholeWords: Int
+
+    init(
+        index: KeywordIndex, query: [KeywordIndex.QueryTerm], lengths: UnsafeBufferPointer<(UInt32, UInt32, UInt32)>,
+        scores: UnsafeMutableBufferPointer<Float>, best: UnsafeMutableBufferPointer<Float>,
+        marks: UnsafeMutableBufferPointer<Bool>, titleHits: UnsafeMutableBufferPointer<UInt8>,
+        averages: (Float, Float, Float), k1: Float, weights: (Float, Float, Float), b: (Float, Float, Float),
+        wholeWords: Int
+    ) {
+        self.index = index
+        self.query = query
+        self.lengths = lengths
+        self.scores = scores
+        self.best = best
+        self.marks = marks
+        self.titleHits = titleHits
+        self.averages = averages
+        self.k1 = k1
+        (w0, w1, w2) = weights
+        (b0, b1, b2) = b
+        self.wholeWords = wholeWords
+    }
+
+    @inline(__always)
+    func score(_ p: KeywordIndex.Posting, term: Int32, idf: Float) -> Float {
+        let len = lengths[Int(p.row)]
+        let f = p.isEscaped ? index.frequencies(p, term: term) : (UInt16(p.tf.0), UInt16(p.tf.1), UInt16(p.tf.2))
+        var tf: Float = 0
+        if f.0 > 0 { tf += w0 * Float(f.0) / (1 - b0 + b0 * Float(len.0) / averages.0) }
+        if f.1 > 0 { tf += w1 * Float(f.1) / (1 - b1 + b1 * Float(len.1) / averages.1) }
+        if f.2 > 0 { tf += w2 * Float(f.2) / (1 - b2 + b2 * Float(len.2) / averages.2) }
+        return idf * tf * (k1 + 1) / (k1 + tf)
+    }
+
+    /// The query over the rows in `lo..<hi`.
+    func pass(_ lo: Int32, _ hi: Int32, touched: inout [Int32], bestRows: inout [Int32]) {
+        for term in query {
+            if term.isPrefix && term.terms.count > 1 {
+                // Per row the best expansion, then added once.
+                for t in term.terms {
+                    guard let id = index.termIDs[t] else { continue }
+                    index.postings[Int(id)].withUnsafeBufferPointer { list in
+                        let idf = index.idf(documentFrequency: list.count)
+                        for p in list where p.row >= lo && p.row < hi {
+                            let s = score(p, term: id, idf: idf)
+                            let r = Int(p.row)
+                            if s > best[r] {
+                                if best[r] == 0 { bestRows.append(p.row) }
+                                best[r] = s
+                            }
+                        }
+                    }
+                }
+                for row in bestRows {
+                    let r = Int(row)
+                    if !marks[r] { marks[r] = true; touched.append(row) }
+                    scores[r] += best[r]
+                    best[r] = 0
+                }
+                bestRows.removeAll(keepingCapacity: true)
+            } else {
+                let counted = !term.isPrefix && wholeWords <= Int(UInt8.max)
+                for t in term.terms {
+                    guard let id = index.termIDs[t] else { continue }
+                    index.postings[Int(id)].withUnsafeBufferPointer { list in
+                        let idf = index.idf(documentFrequency: list.count)
+                        // Rows' lengths, scores and marks are scattered reads.
+                        for i in stride(from: 0, to: list.count, by: ScatteredReads.block) {
+                            ScatteredReads.prefetch(list, before: i, rows: lo..<hi,
+                                                    (UnsafeRawPointer(lengths.baseAddress), MemoryLayout<(UInt32, UInt32, UInt32)>.stride),
+                                                    (UnsafeRawPointer(scores.baseAddress), MemoryLayout<Float>.stride),
+                                                    (UnsafeRawPointer(marks.baseAddress), MemoryLayout<Bool>.stride))
+                            for j in i..<min(i + ScatteredReads.block, list.count) {
+                                let p = list[j]
+                                guard p.row >= lo && p.row < hi else { continue }
+                                let r = Int(p.row)
+                                if !marks[r] { marks[r] = true; touched.append(p.row) }
+                                scores[r] += score(p, term: id, idf: idf)
+                                if counted && p.tf.0 > 0 { titleHits[r] &+= 1 }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+extension SearchIndex {
+    /// How an index is opened.
+    public struct Configuration: Sendable {
+        /// The index's directory, or nil for a throw-away in-memory index.
+        public var directory: URL?
+        /// The model for the semantic half; nil for keyword search only.
+        public var embedder: (any Embedder)?
+        package var bm25: BM25Parameters
+        package var donations: DonationBoost
+        public var fusion: FusionParameters
+        /// The present; tests pass a fixed clock.
+        public var clock: @Sendable () -> Date
+        /// Where operations are reported (never with user text).
+        public var logger: any SiftLogger
+        /// How records are sealed at rest (``PlainCodec``, or encryption for a protected index).
+        package var codec: any RecordCodec
+        /// Scan an int8 copy of the vectors and re-score the best exactly (faster at large
+        /// sizes, 256 more bytes an item at 256 dimensions).
+        public var quantizedScan: Bool
+        /// With ``quantizedScan``: how many leading components of each vector the int8 copy
+        /// codes (a multiple of 32); nil, all of them. For a model whose components are ordered
+        /// by decreasing variance, such as the bundled one (principal components), 128 of 256
+        /// halve the scan's bytes again and still nominate the exact top 10 (``QuantizedRows``);
+        /// for other models keep nil.
+        public var quantizedScanComponents: Int?
+        /// The int8 copy's coded components, nil without the quantized scan.
+        var int8Components: Int? {
+            guard quantizedScan, let d = embedder?.dimension else { return nil }
+            return min(quantizedScanComponents ?? d, d)
+        }
+        /// How the vectors are kept in memory (the store keeps them as fp32 either way). fp16 by
+        /// default: half the memory and half the bytes a scan reads, with the same hybrid and
+        /// keyword nDCG@10 on SciFact and Cranfield (see ``VectorPrecision``); `.float32` keeps
+        /// the embedder's exact components.
+        package var vectorPrecision: VectorPrecision
+        /// Open the store for reading only: searches work, every mutation throws a
+        /// ``StoreError`` naming the store and SQLite's reason; nothing on disk is created or
+        /// changed (a model change re-embeds in memory only).
+        public var readOnly: Bool
+        /// How many times an item's title counts in its vector (1: once, as in the text).
+        /// 5 was best on SciFact train and Cranfield (semantic and hybrid nDCG@10; see
+        /// `Benchmarks/RESULTS.md`). Part of ``vectorFingerprint``: changing it re-embeds.
+        package var titleEmbeddingWeight: Float
+
+        /// What the stored vectors depend on: the model's fingerprint and the title weight.
+        package var vectorFingerprint: String? {
+            guard let f = embedder?.fingerprint else { return nil }
+            return titleEmbeddingWeight == 1 ? f : "\(f)+title×\(titleEmbeddingWeight)"
+        }
+
+        /// The configuration a host app sets. The large-index configuration (README) sets
+        /// `fusion.keywordCandidates` and `quantizedScan` (with `quantizedScanComponents`); the
+        /// rest of the tuning keeps its defaults (BM25F parameters, donation boost, vector
+        /// precision, title embedding weight).
+        /// - Parameters:
+        ///   - logger: where operations are reported; nil discards them.
+        ///   - protectionKey: when given, every record's text is sealed with AES-256-GCM under it.
+        public init(
+            directory: URL?, embedder: (any Embedder)? = nil, fusion: FusionParameters = .default,
+            clock: @escaping @Sendable () -> Date = { Date() }, logger: (any SiftLogger)? = nil,
+            protectionKey: ProtectionKey? = nil, quantizedScan: Bool = false, quantizedScanComponents: Int? = nil,
+            readOnly: Bool = false
+        ) {
+            self.init(
+                directory: directory, embedder: embedder, bm25: .default, donations: DonationBoost(),
+                fusion: fusion, clock: clock, logger: logger, codec: PlainCodec(), protectionKey: protectionKey,
+                quantizedScan: quantizedScan, quantizedScanComponents: quantizedScanComponents, readOnly: readOnly,
+                titleEmbeddingWeight: 5, vectorPrecision: .float16)
+        }
+
+        /// Every setting, tuning included (the CLI, the bench, the trainer and the tests). A
+        /// `protectionKey` replaces `codec` with ``AESGCMCodec`` under that key.
+        package init(
+            directory: URL?, embedder: (any Embedder)? = nil, bm25: BM25Parameters = .default,
+            donations: DonationBoost = DonationBoost(), fusion: FusionParameters = .default,
+            clock: @escaping @Sendable () -> Date = { Date() }, logger: (any SiftLogger)? = nil,
+            codec: any RecordCodec = PlainCodec(), protectionKey: ProtectionKey? = nil,
+            quantizedScan: Bool = false, quantizedScanComponents: Int? = nil,
+            readOnly: Bool = false, titleEmbeddingWeight: Float = 5, vectorPrecision: VectorPrecision = .float16
+        ) {
+            self.quantizedScanComponents = quantizedScanComponents
+            self.vectorPrecision = vectorPrecision
+            self.titleEmbeddingWeight = titleEmbeddingWeight
+            self.codec = protectionKey.map { AESGCMCodec(key: $0) } ?? codec
+            self.readOnly = readOnly
+            self.quantizedScan = quantizedScan
+            self.directory = directory
+            self.embedder = embedder
+            self.bm25 = bm25
+            self.donations = donations
+            self.fusion = fusion
+            self.clock = clock
+            self.logger = logger ?? NullLogger()
+        }
+    }
+}

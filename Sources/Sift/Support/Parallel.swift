@@ -1,0 +1,81 @@
+import Foundation
+
+/// The split of work over the cores: the one place Sift calls `DispatchQueue.concurrentPerform`.
+///
+/// GCD hands the iterations out as threads free up, the calling thread included, and returns
+/// when all are done; a core busy elsewhere delays at most the iteration it holds. The bodies
+/// given here are not `@Sendable`: each caller promises that its iterations touch disjoint
+/// memory (each writes only its own rows, results or worker), and this file is where that
+/// promise is taken on trust (`nonisolated(unsafe)`), so the call sites need no unsafe captures.
+/// How a loop is cut is the caller's decision and never depends on timing, so a result that is
+/// a pure function of each iteration is the same, bit for bit, as that of a serial loop.
+enum Parallel {
+    /// Below this many elements ``map(count:makeWorker:finishWorker:_:)`` runs on the calling
+    /// thread alone.
+    static let minimumCount = 32
+
+    /// The cores this process may use.
+    static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// `body(i)` for every `i` in `0..<iterations`, concurrently when there are two or more
+    /// (one iteration runs on the calling thread; none runs nothing).
+    static func forEach(iterations: Int, _ body: (Int) -> Void) {
+        guard iterations > 1 else {
+            if iterations == 1 { body(0) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            // Each iteration touches only its own part of what `body` captures (see above).
+            nonisolated(unsafe) let body = body
+            DispatchQueue.concurrentPerform(iterations: iterations) { body($0) }
+        }
+    }
+
+    /// `body` on consecutive chunks of `0..<count`, each `chunkSize` long but the last (which
+    /// is shorter when `chunkSize` does not divide `count`), concurrently when there are two or
+    /// more. Chunk `c` is `c · chunkSize ..< min(count, (c + 1) · chunkSize)`.
+    static func forEachChunk(count: Int, chunkSize: Int, _ body: (Range<Int>) -> Void) {
+        precondition(chunkSize > 0, "chunkSize must be positive")
+        let chunks = (count + chunkSize - 1) / chunkSize
+        forEach(iterations: chunks) { c in
+            body((c * chunkSize)..<min(count, (c + 1) * chunkSize))
+        }
+    }
+
+    /// `body` on `chunks` consecutive, near-equal chunks of `0..<count`: chunk `c` is
+    /// `count · c / chunks ..< count · (c + 1) / chunks` (an empty one when `count < chunks`).
+    static func forEachChunk(count: Int, chunks: Int, _ body: (_ chunk: Int, _ range: Range<Int>) -> Void) {
+        forEach(iterations: chunks) { c in
+            body(c, (count * c / chunks)..<(count * (c + 1) / chunks))
+        }
+    }
+
+    /// `transform(&worker, i)` for every i in `0..<count`, in order. The range is cut into a few
+    /// chunks per core; each chunk gets its own worker state from `makeWorker` (made and, after
+    /// the loop, handed to `finishWorker` on the calling thread, in chunk order) and runs on
+    /// one thread. With a `transform` that depends only on `i` (and on worker state that
+    /// cannot change its result, such as a cache), the result is that of a serial loop.
+    static func map<Worker, T>(
+        count: Int, makeWorker: () -> Worker, finishWorker: (Worker) -> Void,
+        _ transform: (inout Worker, Int) -> T
+    ) -> [T] {
+        guard count > 0 else { return [] }
+        let cores = Self.cores
+        let chunks = count < minimumCount || cores < 2 ? 1 : min(cores * 4, count / (minimumCount / 2))
+        var workers = (0..<chunks).map { _ in makeWorker() }
+        let result = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            workers.withUnsafeMutableBufferPointer { workers in
+                // Each chunk writes only its own results and its own worker.
+                let results = buffer.baseAddress!, workers = workers.baseAddress!
+                forEachChunk(count: count, chunks: chunks) { c, range in
+                    for i in range {
+                        (results + i).initialize(to: transform(&workers[c], i))
+                    }
+                }
+            }
+            initialized = count
+        }
+        for w in workers { finishWorker(w) }
+        return result
+    }
+}

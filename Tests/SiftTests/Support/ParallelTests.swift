@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import Sift
+
+/// Counts visits per index from several threads at once.
+private final class VisitCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [Int]
+    private var ranges: [Range<Int>] = []
+    init(_ count: Int) { counts = Array(repeating: 0, count: count) }
+    func visit(_ i: Int) { lock.withLock { counts[i] += 1 } }
+    func visit(_ range: Range<Int>) { lock.withLock { ranges.append(range); for i in range { counts[i] += 1 } } }
+    var visits: [Int] { lock.withLock { counts } }
+    var chunkRanges: [Range<Int>] { lock.withLock { ranges.sorted { $0.lowerBound < $1.lowerBound } } }
+}
+
+@Suite("Parallel: the split of work over the cores")
+struct ParallelTests {
+    @Test("forEach visits every iteration exactly once", arguments: [0, 1, 2, 3, 17, 1000])
+    func forEachVisitsOnce(iterations: Int) {
+        let counter = VisitCounter(iterations)
+        Parallel.forEach(iterations: iterations) { counter.visit($0) }
+        #expect(counter.visits == Array(repeating: 1, count: iterations))
+    }
+
+    @Test("forEachChunk(chunkSize:) cuts consecutive chunks of that size, the last one shorter",
+          arguments: [(0, 4), (1, 4), (4, 4), (10, 4), (12, 4), (1000, 7), (5, 100)])
+    func fixedChunks(count: Int, chunkSize: Int) {
+        let counter = VisitCounter(count)
+        Parallel.forEachChunk(count: count, chunkSize: chunkSize) { counter.visit($0) }
+        #expect(counter.visits == Array(repeating: 1, count: count))
+        let expected = stride(from: 0, to: count, by: chunkSize).map { $0..<min(count, $0 + chunkSize) }
+        #expect(counter.chunkRanges == expected)
+    }
+
+    @Test("forEachChunk(chunks:) cuts near-equal consecutive chunks, chunk c at count·c/chunks",
+          arguments: [(0, 1), (10, 1), (10, 3), (100, 8), (3, 8), (1001, 16)])
+    func evenChunks(count: Int, chunks: Int) {
+        let counter = VisitCounter(count)
+        let seen = VisitCounter(chunks)
+        Parallel.forEachChunk(count: count, chunks: chunks) { c, range in
+            #expect(range == (count * c / chunks)..<(count * (c + 1) / chunks))
+            seen.visit(c)
+            for i in range { counter.visit(i) }
+        }
+        #expect(counter.visits == Array(repeating: 1, count: count))
+        #expect(seen.visits == Array(repeating: 1, count: chunks))
+    }
+
+    static func value(_ i: Int) -> Double { Double(i) * 0.1 + 1 / Double(i + 1) }
+
+    @Test("map gives the serial loop's result, and every worker is finished once, in order")
+    func mapMatchesSerial() {
+        for count in [0, 1, 31, 32, 33, 1000, 10_007] {
+            var finished: [Int] = []
+            var made = 0
+            let result = Parallel.map(
+                count: count,
+                makeWorker: { () -> Int in made += 1; return made - 1 },
+                finishWorker: { finished.append($0) }
+            ) { (_: inout Int, i: Int) -> Double in Self.value(i) }
+            let serial: [Double] = (0..<count).map(Self.value)
+            #expect(result == serial)
+            #expect(finished == Array(0..<made))
+        }
+    }
+}
