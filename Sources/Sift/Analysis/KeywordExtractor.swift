@@ -3,13 +3,13 @@
 /// Rules (from the seed notes): lower-cased, at least `minimumLength` characters, no stop
 /// words, deduplicated, never one of the excluded (title) words; at most `limit` (8) of them,
 /// the most frequent first, ties in order of first appearance.
-public struct KeywordExtractor: Sendable {
+package struct KeywordExtractor: Sendable {
     package var analyzer: Analyzer
-    public var limit: Int
-    public var minimumLength: Int
+    package var limit: Int
+    package var minimumLength: Int
 
     /// Extracts with the index's own analysis (English stop words dropped).
-    public init(limit: Int = 8, minimumLength: Int = 3) {
+    package init(limit: Int = 8, minimumLength: Int = 3) {
         self.init(analyzer: Analyzer(), limit: limit, minimumLength: minimumLength)
     }
 
@@ -21,7 +21,7 @@ public struct KeywordExtractor: Sendable {
 
     /// The keywords of `text`, excluding every word of `excluding` (normalised the same way).
     /// - Complexity: O(n) in the length of `text`, plus O(k log k) for k distinct words.
-    public func extract(from text: String, excluding: [String] = []) -> [String] {
+    package func extract(from text: String, excluding: [String] = []) -> [String] {
         var excluded = Set<String>()
         for phrase in excluding {
             analyzer.forEachWord(phrase) { word, _ in excluded.insert(word) }

@@ -3,14 +3,14 @@ import Foundation
 /// Each term's part in a document's keyword score, for `--explain`.
 extension KeywordIndex {
     /// One term's part in a document's score, for `--explain`.
-    public struct TermExplanation: Sendable, Equatable {
-        public var term: String
-        public var idf: Float
+    package struct TermExplanation: Sendable, Equatable {
+        package var term: String
+        package var idf: Float
         /// Raw term frequency per field (title, keywords, content).
-        public var frequencies: [Int]
+        package var frequencies: [Int]
         /// Weighted, length-normalised frequency per field.
-        public var fieldParts: [Float]
-        public var score: Float
+        package var fieldParts: [Float]
+        package var score: Float
     }
 
     /// Every term's contribution to the score of `row`.

@@ -5,9 +5,9 @@ import Foundation
 /// re-scores the candidates it already has. It never adds a candidate.
 extension KeywordIndex {
     /// One feedback term and its share of the feedback weight (the shares sum to 1).
-    public struct FeedbackTerm: Sendable, Equatable {
-        public var term: String
-        public var weight: Float
+    package struct FeedbackTerm: Sendable, Equatable {
+        package var term: String
+        package var weight: Float
     }
 
     /// The `count` index terms of `items` with the highest `Σ_d tf(t, d) / |d| · idf(t)`,

@@ -10,7 +10,7 @@ import Foundation
 /// Terms are analysed words (``Analyzer``) reduced by the Porter stemmer.
 ///
 /// Rows come from the ``IdentifierTable``; the index never invents or renumbers them.
-public struct KeywordIndex: Sendable {
+package struct KeywordIndex: Sendable {
     /// One row's term frequencies (title, keywords, content) for one term: 8 bytes. A
     /// frequency of 255 or more is stored as ``escape`` in every field that reaches it, and the
     /// exact frequencies are in `largeFrequencies`.

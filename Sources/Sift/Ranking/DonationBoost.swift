@@ -4,31 +4,31 @@ import Foundation
 /// `2^(−age / halfLife)` (1 now, ½ after one half-life), summed; the boost factor is
 /// `1 + strength · s / (1 + s)` for a decayed sum `s`, so it grows with use but stays below
 /// `1 + strength`. Donations in the future count as now.
-public struct DonationBoost: Sendable, Equatable {
+package struct DonationBoost: Sendable, Equatable {
     /// Seconds after which a donation counts half (default 14 days).
-    public var halfLife: TimeInterval
+    package var halfLife: TimeInterval
     /// The most a donation history can multiply a relevance score by, minus one.
-    public var strength: Float
+    package var strength: Float
 
-    public init(halfLife: TimeInterval = 14 * 86_400, strength: Float = 0.25) {
+    package init(halfLife: TimeInterval = 14 * 86_400, strength: Float = 0.25) {
         precondition(halfLife > 0)
         self.halfLife = halfLife
         self.strength = strength
     }
 
     /// The weight of one donation made at `date`, seen at `now`: 1 … 0.
-    public func weight(of date: Date, now: Date) -> Double {
+    package func weight(of date: Date, now: Date) -> Double {
         let age = max(0, now.timeIntervalSince(date))
         return exp2(-age / halfLife)
     }
 
     /// The decayed sum of `dates` at `now`.
-    public func score(_ dates: [Date], now: Date) -> Double {
+    package func score(_ dates: [Date], now: Date) -> Double {
         dates.reduce(0) { $0 + weight(of: $1, now: now) }
     }
 
     /// The multiplicative factor for a decayed sum.
-    public func factor(forScore s: Double) -> Float {
+    package func factor(forScore s: Double) -> Float {
         1 + strength * Float(s / (1 + s))
     }
 }

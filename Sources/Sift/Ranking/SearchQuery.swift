@@ -71,7 +71,7 @@ public struct SearchResult: Sendable, Equatable {
 /// Every term of a result's score, for `--explain`.
 public struct Explanation: Sendable, Equatable {
     /// Per query term: idf, raw frequency and weighted part per field, BM25F score.
-    public var keywordTerms: [KeywordIndex.TermExplanation] = []
+    package var keywordTerms: [KeywordIndex.TermExplanation] = []
     public var keywordScore: Float = 0
     /// The part of ``keywordScore`` that keyword feedback terms added (hybrid mode).
     public var keywordFeedbackScore: Float = 0
@@ -101,5 +101,5 @@ public struct QueryReport: Sendable, Equatable {
     public var mode: SearchMode = .hybrid
     public var candidates: Int = 0
     /// The terms keyword feedback added to the query (hybrid mode), with their shares.
-    public var feedbackTerms: [KeywordIndex.FeedbackTerm] = []
+    package var feedbackTerms: [KeywordIndex.FeedbackTerm] = []
 }
