@@ -22,7 +22,7 @@ extension SearchIndex {
         /// With ``quantizedScan``: how many leading components of each vector the int8 copy
         /// codes (a multiple of 32); nil, all of them. For a model whose components are ordered
         /// by decreasing variance, such as the bundled one (principal components), 128 of 256
-        /// halve the scan's bytes again and still nominate the exact top 10 (``QuantizedRows``);
+        /// halve the scan's bytes again and still nominate the exact top 10 (`QuantizedRows`);
         /// for other models keep nil.
         public var quantizedScanComponents: Int?
         /// The int8 copy's coded components, nil without the quantized scan.
@@ -55,8 +55,17 @@ extension SearchIndex {
         /// rest of the tuning keeps its defaults (BM25F parameters, donation boost, vector
         /// precision, title embedding weight).
         /// - Parameters:
+        ///   - directory: where the index's files live; nil keeps it in memory only.
+        ///   - embedder: the model for the semantic half; nil ranks by keywords alone.
+        ///   - fusion: how the two halves are blended (``FusionParameters/default`` unless tuned).
+        ///   - clock: the present; tests pass a fixed clock.
         ///   - logger: where operations are reported; nil discards them.
         ///   - protectionKey: when given, every record's text is sealed with AES-256-GCM under it.
+        ///   - quantizedScan: also keep an int8 copy of the vectors that nominates rows for
+        ///     exact re-scoring (the large-index configuration).
+        ///   - quantizedScanComponents: with `quantizedScan`, code only each vector's leading
+        ///     components (a multiple of 32); nil codes all.
+        ///   - readOnly: open for reading only; nothing on disk is changed.
         public init(
             directory: URL?, embedder: (any Embedder)? = nil, fusion: FusionParameters = .default,
             clock: @escaping @Sendable () -> Date = { Date() }, logger: (any SiftLogger)? = nil,

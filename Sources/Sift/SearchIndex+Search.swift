@@ -2,7 +2,7 @@ import Foundation
 
 extension SearchIndex {
     /// The ranked results of `query` and a report of what was understood and filtered:
-    /// parse → filter → rank (``Ranker``) → results.
+    /// parse → filter → rank (`Ranker`) → results.
     ///
     /// Filters (domain, date, expiry) are applied to candidates before ranking, so when k
     /// items match and pass them, k come back. Ties are broken by ``ItemID``.
@@ -114,7 +114,7 @@ extension SearchIndex {
         return (filter, boostDomains)
     }
 
-    /// The ranking stage (``Ranker``) over the item buffer, where `items[row]!.field` reads one
+    /// The ranking stage (`Ranker`) over the item buffer, where `items[row]!.field` reads one
     /// field in place: the array's getter would copy the whole item (a dozen retains) for every
     /// candidate. The per-row buffers are taken from the scratch for this query and given back
     /// clean after it.

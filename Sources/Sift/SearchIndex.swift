@@ -2,7 +2,7 @@ import Foundation
 
 /// One named index: the store (source of truth) and its in-memory projections — the identifier
 /// table, the keyword index and the vector index — kept in step by this actor, and persisted as a
-/// snapshot beside the store for fast opens (``saveSnapshot()``, ``IndexSnapshot``).
+/// snapshot beside the store for fast opens (``saveSnapshot()``, `IndexSnapshot`).
 ///
 /// Every mutation is one SQLite transaction, applied to memory only after it commits, so a
 /// failed write leaves both the store and the in-memory halves as they were. Private and
@@ -147,7 +147,7 @@ public actor SearchIndex {
 
     // MARK: Snapshot
 
-    /// Writes the in-memory projections as the index's snapshot (``IndexSnapshot``), unless the
+    /// Writes the in-memory projections as the index's snapshot (`IndexSnapshot`), unless the
     /// one on disk is already of the current generation, so that the next open loads them in one
     /// read instead of re-analysing every item. Also done when the index is released; call it
     /// where a host app would close the index (going to the background, quitting), or after a

@@ -4,7 +4,7 @@ import Glibc
 import Foundation
 
 /// The shipped embedding model: hashed word unigrams, word bigrams and character n-grams
-/// (``NGramFeaturizer``) → rows of one bucket table → weighted sum → L2 normalisation.
+/// (`NGramFeaturizer`) → rows of one bucket table → weighted sum → L2 normalisation.
 ///
 /// The table is distilled from a sentence-transformer (see `Models/MODEL.md`), so related words
 /// and sentences get close vectors, and unseen or misspelled words still get useful vectors from

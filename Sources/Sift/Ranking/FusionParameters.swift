@@ -44,7 +44,7 @@ public struct FusionParameters: Sendable, Equatable {
     /// The weight of the feedback vectors against the query's own.
     public var feedbackWeight: Float
     /// Hybrid mode with linear fusion: how many first-pass results lend terms to the keyword
-    /// query (RM3-like feedback, ``KeywordIndex/feedbackTerms(of:exclude:count:)``); 0 turns it off.
+    /// query (RM3-like feedback, `KeywordIndex/feedbackTerms(of:exclude:count:)`); 0 turns it off.
     public var keywordFeedbackDocuments: Int
     /// How many feedback terms join the keyword query.
     public var keywordFeedbackTerms: Int

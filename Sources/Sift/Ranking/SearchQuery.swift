@@ -31,7 +31,7 @@ public struct SearchQuery: Sendable {
     /// Attach an ``Explanation`` to every result.
     public var explain: Bool
     /// Correct words that neither the index nor the model knows to the nearest index word one
-    /// edit away (``SpellingCorrector``); the report lists each correction.
+    /// edit away (`SpellingCorrector`); the report lists each correction.
     public var correctsSpelling: Bool
     /// Tests only: score every candidate instead of skipping those whose score bound cannot
     /// reach the top k — the reference the pruned ranking must equal.

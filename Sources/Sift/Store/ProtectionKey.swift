@@ -1,7 +1,7 @@
 import COpenSSL
 import Foundation
 
-/// The 32-byte secret of a protected index (see ``AESGCMCodec``).
+/// The 32-byte secret of a protected index (see `AESGCMCodec`).
 ///
 /// Its `description` never shows the bytes, so a key that reaches a log or an error message by
 /// accident stays secret.
