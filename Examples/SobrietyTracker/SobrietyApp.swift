@@ -35,7 +35,7 @@ public struct SobrietyApp: Sendable {
         self.store = store
         let entities = try EntityIndex(index: index, policy: policy, entityTypes: Self.entityTypes)
         self.entities = entities
-        self.donations = donations ?? IndexDonationRecorder(index: index)
+        self.donations = donations ?? index.donationRecorder
         self.clock = clock
         self.days = EntityResolver(source: StreakDaySource(store: store), index: entities)
         self.triggers = EntityResolver(source: TriggerSource(store: store), index: entities)
@@ -82,6 +82,6 @@ public struct SobrietyApp: Sendable {
         if reference.refers(to: StreakDay.self) { return .day(try await days.entity(for: reference)) }
         if reference.refers(to: Trigger.self) { return .trigger(try await triggers.entity(for: reference)) }
         if reference.refers(to: Reflection.self) { return .reflection(try await reflections.entity(for: reference)) }
-        throw EntityError.unresolved(reference.itemID, reason: .otherType(reference.domain))
+        throw EntityError.otherType(reference.itemID, domain: reference.domain)
     }
 }

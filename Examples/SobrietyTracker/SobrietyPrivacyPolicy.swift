@@ -10,12 +10,10 @@ public struct SobrietyPrivacyPolicy: PrivacyPolicy, Hashable {
         self.streakDaysInSearch = streakDaysInSearch
     }
 
-    public func decision(for entity: some IndexedEntity) -> PrivacyDecision {
-        if entity.isPrivate { return .withhold(.markedPrivate) }
-        if entity.isArchived { return .withhold(.archived) }
-        if !streakDaysInSearch && entity is StreakDay {
-            return .withhold(.policy("streak days are kept out of search in Settings"))
-        }
-        return .index
+    public func withholdingReason(for entity: some IndexedEntity) -> WithholdingReason? {
+        if entity.isPrivate { return .markedPrivate }
+        if entity.isArchived { return .archived }
+        if !streakDaysInSearch && entity is StreakDay { return .policy("streak days are kept out of search in Settings") }
+        return nil
     }
 }

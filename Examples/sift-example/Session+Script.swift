@@ -49,7 +49,8 @@ extension Session {
         print("    before:")
         _ = try await search(query, limit: 3)
         let outcome = try await app.perform(MarkDayPrivate(day: rough.id))
-        print("    MarkDayPrivate \"\(rough.title)\" → withheld (\(outcome.indexing.withheld.first?.reason.description ?? "?")), deleted from the index: \(outcome.indexing.deleted) item")
+        let reason = outcome.indexing.withheld[rough.itemID]?.description ?? "?"
+        print("    MarkDayPrivate \"\(rough.title)\" → withheld (\(reason)), deleted from the index: \(outcome.indexing.deleted) item")
         print("    after:")
         let after = try await search(query, limit: 3)
         let gone = !after.contains { $0.itemID == rough.itemID }

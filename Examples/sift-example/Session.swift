@@ -75,7 +75,7 @@ struct Session {
 
     func describeWithheld(_ summary: EntityIndexingSummary, names: [ItemID: String]) -> String {
         guard !summary.withheld.isEmpty else { return "" }
-        let list = summary.withheld.map { "\(names[$0.itemID] ?? $0.itemID.rawValue) (\($0.reason))" }
+        let list = summary.withheld.sorted { $0.key < $1.key }.map { "\(names[$0.key] ?? $0.key.rawValue) (\($0.value))" }
         return ", \(summary.withheld.count) withheld: " + list.joined(separator: ", ")
     }
 

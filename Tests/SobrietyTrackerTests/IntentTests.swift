@@ -63,10 +63,10 @@ struct IntentTests {
         let t = try TestApp()
         try await t.app.indexEverything()
         let day = t.privateDays[0]
-        await #expect(throws: EntityError.unresolved(day.itemID, reason: .withheld(.markedPrivate))) {
+        await #expect(throws: EntityError.withheld(day.itemID, reason: .markedPrivate)) {
             try await t.app.perform(OpenEntity(url: "https://example.app/streak/\(day.id.uuidString)"))
         }
-        await #expect(throws: EntityError.unresolved("trigger/99", reason: .notFound)) {
+        await #expect(throws: EntityError.notFound("trigger/99")) {
             try await t.app.perform(OpenEntity(url: "https://example.app/triggers/99"))
         }
         await #expect(throws: EntityError.unknownRoute("https://example.app/recipes/1", known: [

@@ -18,8 +18,8 @@ public struct OpenEntity: SobrietyIntent {
         self.surface = surface
     }
 
-    /// - Throws: `EntityError` for a malformed or unknown URL; `EntityError.unresolved` when the
-    ///   entity is gone or withheld (private, archived) — it fails closed.
+    /// - Throws: `EntityError` for a malformed or unknown URL; `EntityError.notFound` or
+    ///   `.withheld` when the entity is gone or withheld (private, archived) — it fails closed.
     public func perform(in app: SobrietyApp) async throws -> SobrietyEntity {
         let reference = try app.entities.reference(for: url)
         let entity = try await app.entity(for: reference)

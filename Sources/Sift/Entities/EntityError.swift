@@ -3,7 +3,7 @@ import Foundation
 /// Why the entity layer refused or failed: a URL route that could not be built or followed
 /// (``RouteTable``, ``EntityIndex/reference(for:)``), misuse of ``EntityIndex`` detected before
 /// anything is sent to the index, or an identifier that did not resolve to an entity
-/// (``EntityResolver``, ``ResolvedEntity/get()``).
+/// (``EntityResolver``: the failure of a resolved `Result`, or what its methods throw).
 public enum EntityError: Error, Sendable, Hashable, CustomStringConvertible {
     // Routes.
     /// An entity type's ``IndexedEntity/urlTemplate`` is not a valid template.
@@ -25,9 +25,17 @@ public enum EntityError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An entity of this domain has an empty identifier string.
     case emptyIdentifier(String)
 
-    // Resolution.
-    /// An identifier that did not resolve to an entity, and why.
-    case unresolved(ItemID, reason: MissingReason)
+    // Resolution: an identifier that did not resolve to an entity, and why.
+    /// The app has no entity with this identifier (deleted, or never existed).
+    case notFound(ItemID)
+    /// The entity exists but the policy withholds it now.
+    case withheld(ItemID, reason: WithholdingReason)
+    /// The identifier names an entity of another type (its domain).
+    case otherType(ItemID, domain: String)
+    /// The identifier is of this type but does not parse as its `ID`.
+    case unparsableIdentifier(ItemID)
+    /// The item identifier was not made by ``ItemID/entity(domain:identifier:)``.
+    case notAnEntity(ItemID)
 
     public var description: String {
         switch self {
@@ -44,7 +52,11 @@ public enum EntityError: Error, Sendable, Hashable, CustomStringConvertible {
                 + (registered.isEmpty ? "none" : registered.joined(separator: ", ")) + "); pass it in entityTypes"
         case .emptyIdentifier(let domain):
             "an entity of type \"\(domain)\" has an empty identifier; entity ids must be non-empty to be resolved back"
-        case .unresolved(let itemID, let reason): "cannot resolve \(itemID): \(reason)"
+        case .notFound(let itemID): "cannot resolve \(itemID): no such entity"
+        case .withheld(let itemID, let reason): "cannot resolve \(itemID): withheld from search (\(reason))"
+        case .otherType(let itemID, let domain): "cannot resolve \(itemID): it names a \(domain), not this type"
+        case .unparsableIdentifier(let itemID): "cannot resolve \(itemID): the identifier is not valid for this type"
+        case .notAnEntity(let itemID): "cannot resolve \(itemID): it is not an entity identifier"
         }
     }
 }

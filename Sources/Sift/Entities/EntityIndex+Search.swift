@@ -1,9 +1,14 @@
 import Foundation
 
-/// One search result with everything the host needs to open it (query continuation): the
-/// entity's type and identifier and its URL.
+/// One search result or suggestion with everything the host needs to open it (query
+/// continuation): the entity's type and identifier and its URL.
+///
+/// A result of ``EntityIndex/search(_:limit:)`` carries the ranked item as the index returned
+/// it; a suggestion of ``EntityIndex/suggestions(limit:now:)`` carries its item with the
+/// decayed donation count as ``score`` (and as its explanation's
+/// ``Explanation/donationScore``).
 public struct EntitySearchResult: Sendable, Equatable {
-    /// The ranked item as the index returned it.
+    /// The ranked item.
     public var result: SearchResult
     /// The entity the item represents; nil for an item that is not an entity's (indexed from
     /// JSONL, say).
@@ -13,17 +18,9 @@ public struct EntitySearchResult: Sendable, Equatable {
 
     public var itemID: ItemID { result.id }
     public var title: String { result.title }
+    /// The ranking score of a search result; the decayed donation count (see
+    /// ``DonationBoost``) of a suggestion.
     public var score: Float { result.score }
-}
-
-/// Something the user did often and lately, as ``EntityIndex/suggestions(limit:now:)`` lists it.
-public struct EntitySuggestion: Sendable, Equatable {
-    public var entity: EntityReference?
-    public var itemID: ItemID
-    public var title: String
-    public var url: String?
-    /// Decayed donation count (see ``DonationBoost``).
-    public var score: Double
 }
 
 extension EntityIndex {
@@ -48,12 +45,15 @@ extension EntityIndex {
 
     /// Items by decayed donation score, highest first (ties by id), with their references:
     /// the "suggestions" view. Only indexed items have donations, so nothing private appears.
-    public func suggestions(limit: Int = 10, now: Date? = nil) async -> [EntitySuggestion] {
+    public func suggestions(limit: Int = 10, now: Date? = nil) async -> [EntitySearchResult] {
         await index.suggestions(limit: limit, now: now).map { item, score in
-            let reference = EntityReference(item.id)
-            return EntitySuggestion(
-                entity: reference, itemID: item.id, title: item.title,
-                url: reference.flatMap(routes.url(for:)) ?? item.url, score: score)
+            var explanation = Explanation()
+            explanation.donationScore = Float(score)
+            explanation.finalScore = Float(score)
+            return entityResult(
+                SearchResult(
+                    id: item.id, domain: item.domain, title: item.title, score: Float(score), url: item.url,
+                    date: item.date, displayName: item.displayName, explanation: explanation))
         }
     }
 
@@ -62,6 +62,6 @@ extension EntityIndex {
         try routes.reference(for: url)
     }
 
-    /// A recorder that feeds donations to this index.
-    public var donationRecorder: IndexDonationRecorder { IndexDonationRecorder(index: index) }
+    /// A recorder that feeds donations to this index (``SearchIndexing/donationRecorder``).
+    public var donationRecorder: any DonationRecorder { index.donationRecorder }
 }

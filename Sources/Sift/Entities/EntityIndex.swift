@@ -23,15 +23,15 @@ public struct EntityIndex: Sendable {
 
     /// - Parameters:
     ///   - index: a ``SearchIndex``, or a spy or fake in tests.
-    ///   - policy: decides which entities may be indexed (default ``PrivacyPolicy/respectPrivacyFlag``).
+    ///   - policy: decides which entities may be indexed; nil (the default) withholds those
+    ///     whose ``IndexedEntity/isPrivate`` is true.
     ///   - entityTypes: every type this index will hold; only these can be indexed and routed.
     /// - Throws: ``EntityError`` when a type's URL template is invalid or two types clash.
     public init(
-        index: any SearchIndexing, policy: some PrivacyPolicy = .respectPrivacyFlag,
-        entityTypes: [any IndexedEntity.Type]
+        index: any SearchIndexing, policy: (any PrivacyPolicy)? = nil, entityTypes: [any IndexedEntity.Type]
     ) throws(EntityError) {
         self.index = index
-        self.policy = policy
+        self.policy = policy ?? FlagPrivacyPolicy.respectPrivacyFlag
         self.routes = try RouteTable(entityTypes)
     }
 
@@ -105,19 +105,22 @@ public struct EntityIndex: Sendable {
         try requireRegistered(Entity.self)
         try validateIdentifiers(entities)
         var items: [SearchableItem] = []
+        var withheld: [ItemID] = []
         var seen = Set<ItemID>()
         for entity in entities.reversed() {
             let id = entity.itemID
             guard seen.insert(id).inserted else { continue }
-            switch entity.indexingDecision(under: policy) {
-            case .index: items.append(item(for: entity))
-            case .withhold(let reason): summary.withheld.append(WithheldEntity(itemID: id, reason: reason))
+            if let reason = entity.withholdingReason(under: policy) {
+                summary.withheld[id] = reason
+                withheld.append(id)
+            } else {
+                items.append(item(for: entity))
             }
         }
         items.reverse()
-        summary.withheld.reverse()
-        if deletingWithheld && !summary.withheld.isEmpty {
-            summary.deleted = try await index.delete(ids: summary.withheld.map(\.itemID))
+        withheld.reverse()
+        if deletingWithheld && !withheld.isEmpty {
+            summary.deleted = try await index.delete(ids: withheld)
         }
         if !items.isEmpty {
             let upserted = try await index.upsert(items)

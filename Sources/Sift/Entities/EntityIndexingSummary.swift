@@ -4,8 +4,9 @@ import Foundation
 public struct EntityIndexingSummary: Sendable, Hashable {
     /// Entities now indexed.
     public var indexed = 0
-    /// Entities kept out of the index, in input order, with the reason.
-    public var withheld: [WithheldEntity] = []
+    /// Entities kept out of the index: each one's item identifier (``ItemID/entity(_:)``)
+    /// and why. Sort the keys to list them in a stable order.
+    public var withheld: [ItemID: WithholdingReason] = [:]
     /// Of the withheld, how many were indexed before and have been deleted.
     public var deleted = 0
     /// Entities whose ``EntityAttributeSet/expires`` had passed: not indexed.
@@ -14,15 +15,4 @@ public struct EntityIndexingSummary: Sendable, Hashable {
     public var replaced = 0
 
     public init() {}
-}
-
-/// An entity kept out of the index, and why.
-public struct WithheldEntity: Sendable, Hashable {
-    public var itemID: ItemID
-    public var reason: WithholdingReason
-
-    public init(itemID: ItemID, reason: WithholdingReason) {
-        self.itemID = itemID
-        self.reason = reason
-    }
 }

@@ -10,10 +10,10 @@ public protocol EntitySource<Entity>: Sendable {
 }
 
 /// Turns identifiers back into entities (App Intents' `EntityQuery`), failing closed: each
-/// requested identifier gets exactly its own entity or is reported missing — never replaced
-/// by another, whatever order or extras the source returns.
+/// requested identifier gets exactly its own entity or an ``EntityError`` saying why it is
+/// missing — never replaced by another, whatever order or extras the source returns.
 ///
-/// Entities that the policy now withholds resolve as missing too (``MissingReason/withheld(_:)``),
+/// Entities that the policy now withholds resolve as missing too (``EntityError/withheld(_:reason:)``),
 /// so a stale identifier from a result, a suggestion or a URL cannot open a private entity.
 public struct EntityResolver<Source: EntitySource>: Sendable {
     package typealias Entity = Source.Entity
@@ -26,9 +26,11 @@ public struct EntityResolver<Source: EntitySource>: Sendable {
         self.index = index
     }
 
-    /// One result per identifier, in the order given (duplicates repeated).
+    /// One result per identifier, in the order given (duplicates repeated): the entity, or
+    /// the ``EntityError`` that says why it is missing (``EntityError/notFound(_:)``,
+    /// ``EntityError/withheld(_:reason:)``). `requireAll()` turns them into all or an error.
     /// - Complexity: one source call for the distinct identifiers, plus O(n).
-    public func entities(for identifiers: [Source.Entity.ID]) async throws -> [ResolvedEntity<Source.Entity>] {
+    public func entities(for identifiers: [Source.Entity.ID]) async throws -> [Result<Source.Entity, EntityError>] {
         guard !identifiers.isEmpty else { return [] }
         var unique: [Entity.ID] = []
         var seen = Set<Entity.ID>()
@@ -39,25 +41,26 @@ public struct EntityResolver<Source: EntitySource>: Sendable {
         }
         return identifiers.map { id in
             let itemID = ItemID.entity(Entity.self, id: id)
-            guard let entity = found[id] else { return .missing(itemID, .notFound) }
-            if case .withhold(let reason) = entity.indexingDecision(under: index.policy) {
-                return .missing(itemID, .withheld(reason))
+            guard let entity = found[id] else { return .failure(.notFound(itemID)) }
+            if let reason = entity.withholdingReason(under: index.policy) {
+                return .failure(.withheld(itemID, reason: reason))
             }
-            return .found(entity)
+            return .success(entity)
         }
     }
 
     /// One result per item identifier, in the order given; an identifier of another type or
-    /// of no entity is reported missing.
-    public func entities(for itemIDs: [ItemID]) async throws -> [ResolvedEntity<Source.Entity>] {
+    /// of no entity fails (``EntityError/otherType(_:domain:)``, ``EntityError/notAnEntity(_:)``,
+    /// ``EntityError/unparsableIdentifier(_:)``).
+    public func entities(for itemIDs: [ItemID]) async throws -> [Result<Source.Entity, EntityError>] {
         let ids = itemIDs.map { $0.entityID(as: Entity.self) }
         let resolved = try await entities(for: ids.compactMap { $0 })
         var next = resolved.makeIterator()
         return zip(itemIDs, ids).map { itemID, id in
             if id != nil, let r = next.next() { return r }
-            guard let (domain, _) = itemID.entityComponents else { return .missing(itemID, .notAnEntity) }
-            return domain == Entity.domainIdentifier
-                ? .missing(itemID, .invalidIdentifier) : .missing(itemID, .otherType(domain))
+            guard let (domain, _) = itemID.entityComponents else { return .failure(.notAnEntity(itemID)) }
+            return .failure(
+                domain == Entity.domainIdentifier ? .unparsableIdentifier(itemID) : .otherType(itemID, domain: domain))
         }
     }
 
@@ -65,16 +68,16 @@ public struct EntityResolver<Source: EntitySource>: Sendable {
     /// - Throws: ``EntityError`` when it names another type or is missing.
     public func entity(for reference: EntityReference) async throws -> Source.Entity {
         guard let id = reference.id(as: Entity.self) else {
-            let reason: MissingReason =
-                reference.refers(to: Entity.self) ? .invalidIdentifier : .otherType(reference.domain)
-            throw EntityError.unresolved(reference.itemID, reason: reason)
+            throw reference.refers(to: Entity.self)
+                ? EntityError.unparsableIdentifier(reference.itemID)
+                : EntityError.otherType(reference.itemID, domain: reference.domain)
         }
         return try await entities(for: [id])[0].get()
     }
 
     /// The entity `url` names (OpenIntent).
-    /// - Throws: ``EntityError`` for a malformed or unknown URL (a route case), or
-    ///   ``EntityError/unresolved(_:reason:)`` when it names another type or a missing entity.
+    /// - Throws: ``EntityError`` for a malformed or unknown URL (a route case), or a resolution
+    ///   case when it names another type or a missing entity.
     public func entity(forURL url: String) async throws -> Source.Entity {
         try await entity(for: index.reference(for: url))
     }
@@ -86,10 +89,21 @@ public struct EntityResolver<Source: EntitySource>: Sendable {
         let suggestions = await index.index.suggestions(limit: Int.max, now: now)
         let ids = suggestions.compactMap { $0.item.id.entityID(as: Entity.self) }
         var result: [Entity] = []
-        for case .found(let entity) in try await entities(for: ids) {
+        for case .success(let entity) in try await entities(for: ids) {
             result.append(entity)
             if result.count == limit { break }
         }
+        return result
+    }
+}
+
+extension Array {
+    /// Every entity, or the error of the first that is missing (all-or-nothing).
+    public func requireAll<Entity: IndexedEntity>() throws(EntityError) -> [Entity]
+    where Element == Result<Entity, EntityError> {
+        var result: [Entity] = []
+        result.reserveCapacity(count)
+        for resolved in self { result.append(try resolved.get()) }
         return result
     }
 }

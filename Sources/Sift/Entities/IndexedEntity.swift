@@ -40,11 +40,10 @@ public protocol IndexedEntity: Identifiable, Sendable where ID: EntityIdentifier
     /// The value's own request never to be indexed (App Intents' `hideInSpotlight`); honoured
     /// whatever the ``PrivacyPolicy``. Default: false.
     var isHiddenFromSearch: Bool { get }
-    /// The user marked the value private. ``PrivacyPolicy/respectPrivacyFlag`` withholds it.
+    /// The user marked the value private. ``EntityIndex``'s default policy withholds it.
     /// Default: false.
     var isPrivate: Bool { get }
-    /// The value is archived. ``PrivacyPolicy/respectPrivacyAndArchive`` withholds it.
-    /// Default: false.
+    /// The value is archived; an app's ``PrivacyPolicy`` may withhold it. Default: false.
     var isArchived: Bool { get }
 }
 

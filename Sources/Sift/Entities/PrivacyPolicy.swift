@@ -3,21 +3,14 @@
 /// index, and one that was indexed before is deleted (the mutation that made it unindexable
 /// is an index event).
 ///
-/// Sift ships ``alwaysAllow``, ``respectPrivacyFlag`` and ``respectPrivacyAndArchive``; an app
-/// writes its own for rules of its own (a setting that keeps a whole type out of search, say).
-/// ``IndexedEntity/isHiddenFromSearch`` is honoured before any policy is asked.
+/// Without a policy, ``EntityIndex`` withholds the entities whose ``IndexedEntity/isPrivate``
+/// is true; an app writes its own for rules of its own (archived entities, a setting that
+/// keeps a whole type out of search, say). ``IndexedEntity/isHiddenFromSearch`` is honoured
+/// before any policy is asked.
 public protocol PrivacyPolicy: Sendable {
-    /// Whether `entity` may be indexed now. Called once per entity per indexing call; must be
-    /// cheap and must not block.
-    func decision(for entity: some IndexedEntity) -> PrivacyDecision
-}
-
-/// What a ``PrivacyPolicy`` decided for one entity.
-public enum PrivacyDecision: Sendable, Hashable {
-    /// Index it.
-    case index
-    /// Keep it out of the index (and delete it if it is there).
-    case withhold(WithholdingReason)
+    /// Why `entity` must be kept out of the index now, or nil to index it. Called once per
+    /// entity per indexing call; must be cheap and must not block.
+    func withholdingReason(for entity: some IndexedEntity) -> WithholdingReason?
 }
 
 /// Why an entity was kept out of the index.
@@ -41,43 +34,45 @@ public enum WithholdingReason: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The policies built from the entity's own flags.
-public struct FlagPrivacyPolicy: PrivacyPolicy, Hashable {
+/// The policies built from the entity's own flags; ``EntityIndex``'s default is
+/// ``respectPrivacyFlag``.
+package struct FlagPrivacyPolicy: PrivacyPolicy, Hashable {
     /// Withhold entities whose ``IndexedEntity/isPrivate`` is true.
-    public var withholdsPrivate: Bool
+    package var withholdsPrivate: Bool
     /// Withhold entities whose ``IndexedEntity/isArchived`` is true.
-    public var withholdsArchived: Bool
+    package var withholdsArchived: Bool
 
-    public init(withholdsPrivate: Bool, withholdsArchived: Bool) {
+    package init(withholdsPrivate: Bool, withholdsArchived: Bool) {
         self.withholdsPrivate = withholdsPrivate
         self.withholdsArchived = withholdsArchived
     }
 
-    public func decision(for entity: some IndexedEntity) -> PrivacyDecision {
-        if withholdsPrivate && entity.isPrivate { return .withhold(.markedPrivate) }
-        if withholdsArchived && entity.isArchived { return .withhold(.archived) }
-        return .index
+    package func withholdingReason(for entity: some IndexedEntity) -> WithholdingReason? {
+        if withholdsPrivate && entity.isPrivate { return .markedPrivate }
+        if withholdsArchived && entity.isArchived { return .archived }
+        return nil
     }
 }
 
 extension PrivacyPolicy where Self == FlagPrivacyPolicy {
     /// Index everything (except what hides itself from search).
-    public static var alwaysAllow: FlagPrivacyPolicy {
+    package static var alwaysAllow: FlagPrivacyPolicy {
         FlagPrivacyPolicy(withholdsPrivate: false, withholdsArchived: false)
     }
-    /// Withhold private entities.
-    public static var respectPrivacyFlag: FlagPrivacyPolicy {
+    /// Withhold private entities: the default of ``EntityIndex``.
+    package static var respectPrivacyFlag: FlagPrivacyPolicy {
         FlagPrivacyPolicy(withholdsPrivate: true, withholdsArchived: false)
     }
     /// Withhold private and archived entities.
-    public static var respectPrivacyAndArchive: FlagPrivacyPolicy {
+    package static var respectPrivacyAndArchive: FlagPrivacyPolicy {
         FlagPrivacyPolicy(withholdsPrivate: true, withholdsArchived: true)
     }
 }
 
 extension IndexedEntity {
-    /// What `policy` decides for this entity, ``isHiddenFromSearch`` first.
-    public func indexingDecision(under policy: any PrivacyPolicy) -> PrivacyDecision {
-        isHiddenFromSearch ? .withhold(.hiddenFromSearch) : policy.decision(for: self)
+    /// Why `policy` keeps this entity out of the index (``isHiddenFromSearch`` first), or nil
+    /// when it may be indexed.
+    public func withholdingReason(under policy: any PrivacyPolicy) -> WithholdingReason? {
+        isHiddenFromSearch ? .hiddenFromSearch : policy.withholdingReason(for: self)
     }
 }

@@ -32,12 +32,13 @@ extension SearchResult {
 }
 
 extension SearchIndex {
-    /// Indexes `entities` under `policy`: ``EntityIndex/indexEntities(_:)`` on an entity index
-    /// over this one that knows only their type.
+    /// Indexes `entities` under `policy` (nil: withhold the private ones, as ``EntityIndex``
+    /// does): ``EntityIndex/indexEntities(_:)`` on an entity index over this one that knows
+    /// only their type.
     /// - Complexity: as ``EntityIndex/indexEntities(_:)``.
     @discardableResult
     public nonisolated func indexEntities<Entity: IndexedEntity>(
-        _ entities: [Entity], policy: some PrivacyPolicy = .respectPrivacyFlag
+        _ entities: [Entity], policy: (any PrivacyPolicy)? = nil
     ) async throws -> EntityIndexingSummary {
         try await EntityIndex(index: self, policy: policy, entityTypes: [Entity.self]).indexEntities(entities)
     }

@@ -24,6 +24,27 @@ extension Entities {
             #expect(suggestions.first?.title == "Deadline week")
         }
 
+        @Test("A suggestion is a result whose score is the decayed donation count, explained as such")
+        func suggestionsAreResults() async throws {
+            let (_, index) = try Fixtures.spyIndex()
+            let entities = try Fixtures.entityIndex(index)
+            try await entities.indexEntities(Fixtures.notes)
+            let note = Fixtures.notes[0]
+            for _ in 0..<2 { try await index.donationRecorder.donate(IntentDonation(intent: "Open", entities: [note], date: Fixtures.now)) }
+
+            let suggestions = await entities.suggestions(now: Fixtures.now)
+            let expected = try #require(await index.suggestions(limit: 10, now: Fixtures.now).first)
+            #expect(suggestions.count == 1)
+            let suggestion = try #require(suggestions.first)
+            #expect(suggestion.itemID == note.itemID)
+            #expect(suggestion.entity == EntityReference(note))
+            #expect(suggestion.title == "Sunday afternoon")
+            #expect(suggestion.url == "https://elsewhere.example/notes/n1")
+            #expect(suggestion.score == Float(expected.score))
+            #expect(suggestion.score > 1.9)
+            #expect(suggestion.result.explanation?.donationScore == suggestion.score)
+        }
+
         @Test("A donated entity outranks its equally relevant twin")
         func donationBoostsRanking() async throws {
             let (spy, _) = try Fixtures.spyIndex()

@@ -35,7 +35,7 @@ extension Entities {
             #expect(Set(results.map(\.itemID)) == [a.itemID, b.itemID])
             for result in results {
                 let resolved = try await resolver.entities(for: [result.itemID])
-                #expect(resolved.map(\.entity) == [result.itemID == a.itemID ? a : b])
+                #expect(resolved.map { try? $0.get() } == [result.itemID == a.itemID ? a : b])
             }
         }
 

@@ -12,7 +12,7 @@ extension Entities {
             let summary = try await entities.indexEntities(Fixtures.notes)
 
             #expect(summary.indexed == 2)
-            #expect(summary.withheld.map(\.reason) == [.markedPrivate, .hiddenFromSearch, .archived])
+            #expect(summary.withheld == ["note/n3": .markedPrivate, "note/n4": .hiddenFromSearch, "note/n5": .archived])
             #expect(summary.deleted == 0)
             let indexable: [ItemID] = ["note/n1", "note/n2"]
             #expect(await spy.upsertedIDs == indexable)
@@ -42,7 +42,7 @@ extension Entities {
             note.isPrivate = true
             let summary = try await entities.indexEntities([note])
             #expect(summary.deleted == 1)
-            #expect(summary.withheld == [WithheldEntity(itemID: note.itemID, reason: .markedPrivate)])
+            #expect(summary.withheld == [note.itemID: .markedPrivate])
             #expect(await spy.mutations == [.delete([note.itemID])])
             #expect(await index.item(note.itemID) == nil)
             #expect(try await entities.search("river").isEmpty)
@@ -73,7 +73,7 @@ extension Entities {
             let (spy, _) = try Fixtures.spyIndex()
             let entities = try Fixtures.entityIndex(spy, policy: .alwaysAllow)
             let summary = try await entities.indexEntities(Fixtures.notes)
-            #expect(summary.withheld == [WithheldEntity(itemID: "note/n4", reason: .hiddenFromSearch)])
+            #expect(summary.withheld == ["note/n4": .hiddenFromSearch])
             #expect(await spy.upsertedIDs == ["note/n1", "note/n2", "note/n3", "note/n5"])
         }
 
@@ -82,21 +82,30 @@ extension Entities {
             let (spy, _) = try Fixtures.spyIndex()
             let entities = try Fixtures.entityIndex(spy, policy: .respectPrivacyFlag)
             let summary = try await entities.indexEntities(Fixtures.notes)
-            #expect(summary.withheld.map(\.reason) == [.markedPrivate, .hiddenFromSearch])
+            #expect(summary.withheld == ["note/n3": .markedPrivate, "note/n4": .hiddenFromSearch])
+            #expect(await spy.upsertedIDs == ["note/n1", "note/n2", "note/n5"])
+        }
+
+        @Test("Without a policy, private entities are withheld and archived ones indexed")
+        func defaultPolicy() async throws {
+            let (spy, _) = try Fixtures.spyIndex()
+            let entities = try EntityIndex(index: spy, entityTypes: [Note.self])
+            let summary = try await entities.indexEntities(Fixtures.notes)
+            #expect(summary.withheld == ["note/n3": .markedPrivate, "note/n4": .hiddenFromSearch])
             #expect(await spy.upsertedIDs == ["note/n1", "note/n2", "note/n5"])
         }
 
         @Test("An app's own policy decides with its own reason")
         func customPolicy() async throws {
             struct NoRecipes: PrivacyPolicy {
-                func decision(for entity: some IndexedEntity) -> PrivacyDecision {
-                    entity is Recipe ? .withhold(.policy("recipes are off in Settings")) : .index
+                func withholdingReason(for entity: some IndexedEntity) -> WithholdingReason? {
+                    entity is Recipe ? .policy("recipes are off in Settings") : nil
                 }
             }
             let (spy, _) = try Fixtures.spyIndex()
             let entities = try Fixtures.entityIndex(spy, policy: NoRecipes())
             let summary = try await entities.indexEntities([Recipe(id: 1, name: "Soup", method: "Boil.")])
-            #expect(summary.withheld.map(\.reason.description) == ["recipes are off in Settings"])
+            #expect(summary.withheld.values.map(\.description) == ["recipes are off in Settings"])
             #expect(await spy.upsertedIDs.isEmpty)
         }
 
@@ -148,7 +157,7 @@ extension Entities {
             let summary = try await entities.reindex(Note.self, with: fresh)
             #expect(summary.replaced == 2)
             #expect(summary.indexed == 1)
-            #expect(summary.withheld.map(\.itemID) == ["note/n3"])
+            #expect(Array(summary.withheld.keys) == ["note/n3"])
             #expect(await spy.mutations == [.deleteDomains(["note"]), .upsert(["note/n9"])])
             #expect(await index.allItems().map(\.id) == ["note/n9", "recipe/1"])
             try await index.checkInvariants()

@@ -18,7 +18,7 @@ extension Entities {
         func orderAndFailingClosed() async throws {
             let (resolver, _, _) = try resolver()
             let resolved = try await resolver.entities(for: ["n2", "gone", "n1", "n2"])
-            #expect(resolved == [.found(notes[1]), .missing("note/gone", .notFound), .found(notes[0]), .found(notes[1])])
+            #expect(resolved == [.success(notes[1]), .failure(.notFound("note/gone")), .success(notes[0]), .success(notes[1])])
         }
 
         @Test("An entity the policy now withholds resolves as missing, with the reason")
@@ -26,8 +26,8 @@ extension Entities {
             let (resolver, _, _) = try resolver()
             let resolved = try await resolver.entities(for: ["n3", "n4", "n5"])
             #expect(resolved == [
-                .missing("note/n3", .withheld(.markedPrivate)), .missing("note/n4", .withheld(.hiddenFromSearch)),
-                .missing("note/n5", .withheld(.archived)),
+                .failure(.withheld("note/n3", reason: .markedPrivate)), .failure(.withheld("note/n4", reason: .hiddenFromSearch)),
+                .failure(.withheld("note/n5", reason: .archived)),
             ])
         }
 
@@ -36,17 +36,32 @@ extension Entities {
             let (resolver, _, _) = try resolver()
             let resolved = try await resolver.entities(for: ["recipe/1", "note/n1", "plain-id", "note/gone"] as [ItemID])
             #expect(resolved == [
-                .missing("recipe/1", .otherType("recipe")), .found(notes[0]), .missing("plain-id", .notAnEntity),
-                .missing("note/gone", .notFound),
+                .failure(.otherType("recipe/1", domain: "recipe")), .success(notes[0]), .failure(.notAnEntity("plain-id")),
+                .failure(.notFound("note/gone")),
             ])
+        }
+
+        @Test("Each reason an identifier did not resolve names it and says why")
+        func resolutionErrorMessages() {
+            #expect(EntityError.notFound("note/gone").description == "cannot resolve note/gone: no such entity")
+            #expect(
+                EntityError.withheld("note/n3", reason: .markedPrivate).description
+                    == "cannot resolve note/n3: withheld from search (private)")
+            #expect(
+                EntityError.otherType("recipe/1", domain: "recipe").description
+                    == "cannot resolve recipe/1: it names a recipe, not this type")
+            #expect(
+                EntityError.unparsableIdentifier("recipe/x").description
+                    == "cannot resolve recipe/x: the identifier is not valid for this type")
+            #expect(EntityError.notAnEntity("plain-id").description == "cannot resolve plain-id: it is not an entity identifier")
         }
 
         @Test("requireAll returns every entity or names the first that is missing")
         func requireAll() async throws {
             let (resolver, _, _) = try resolver()
             #expect(try await resolver.entities(for: ["n1", "n2"]).requireAll() == [notes[0], notes[1]])
-            #expect(throws: EntityError.unresolved("note/zz", reason: .notFound)) {
-                try [ResolvedEntity.found(notes[0]), .missing("note/zz", .notFound)].requireAll()
+            #expect(throws: EntityError.notFound("note/zz")) {
+                try [Result<Note, EntityError>.success(notes[0]), .failure(.notFound("note/zz"))].requireAll()
             }
         }
 
@@ -84,10 +99,10 @@ extension Entities {
             let (spy, _) = try Fixtures.spyIndex()
             let resolver = EntityResolver(source: Recipes(), index: try Fixtures.entityIndex(spy))
             #expect(try await resolver.entity(forURL: "https://example.app/recipes/7").id == 7)
-            await #expect(throws: EntityError.unresolved("recipe/12", reason: .notFound)) {
+            await #expect(throws: EntityError.notFound("recipe/12")) {
                 try await resolver.entity(forURL: "https://example.app/recipes/12")
             }
-            await #expect(throws: EntityError.unresolved("note/n1", reason: .otherType("note"))) {
+            await #expect(throws: EntityError.otherType("note/n1", domain: "note")) {
                 try await resolver.entity(for: EntityReference(domain: "note", identifier: "n1"))
             }
             await #expect(throws: EntityError.self) { try await resolver.entity(forURL: "https://example.app/notes/n1") }
