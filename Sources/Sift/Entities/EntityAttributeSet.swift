@@ -35,7 +35,7 @@ public struct EntityAttributeSet: Sendable, Hashable {
     }
 
     /// The default set: the display title, the subtitle as content, and up to 8 keywords
-    /// extracted from the subtitle (never a title word; see ``KeywordExtractor``).
+    /// extracted from the subtitle (never a title word; see `KeywordExtractor`).
     /// - Complexity: O(n) in the length of the subtitle.
     public init(displayRepresentation: EntityDisplayRepresentation, date: Date? = nil) {
         let subtitle = displayRepresentation.subtitle ?? ""

@@ -19,7 +19,7 @@ public struct EntitySearchResult: Sendable, Equatable {
     public var itemID: ItemID { result.id }
     public var title: String { result.title }
     /// The ranking score of a search result; the decayed donation count (see
-    /// ``DonationBoost``) of a suggestion.
+    /// `DonationBoost`) of a suggestion.
     public var score: Float { result.score }
 }
 

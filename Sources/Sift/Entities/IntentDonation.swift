@@ -56,7 +56,7 @@ public struct IntentDonation: Sendable, Hashable {
 }
 
 /// Where an app sends its donations: the seam that lets an app's tests check that an action
-/// donated the matching intent (``MemoryDonationRecorder``). The recorder that feeds an
+/// donated the matching intent (`MemoryDonationRecorder`). The recorder that feeds an
 /// index is ``SearchIndexing/donationRecorder`` (also ``EntityIndex/donationRecorder``).
 public protocol DonationRecorder: Sendable {
     /// Records `donation`; returns how many of its entities were recorded (an entity that is

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the entity layer needs from an index: the seam between an app's search code and
 /// ``SearchIndex``, so an app's tests can put a spy or a fake in its place
-/// (``RecordingSearchIndex`` records every call and forwards it).
+/// (`RecordingSearchIndex` records every call and forwards it).
 ///
 /// ``SearchIndex`` conforms; each requirement has the meaning documented there.
 public protocol SearchIndexing: Sendable {
