@@ -84,9 +84,15 @@ struct Session {
             let entity = try await app.perform(OpenEntity(url: url, surface: surface))
             print("    \(url)\n      → \(describe(entity))")
         } catch let error as EntityError {
-            print("    \(url)\n      → route error: \(error)")
+            switch error {
+            case .notFound, .withheld, .otherType, .unparsableIdentifier, .notAnEntity:
+                // The route matched; resolving the entity failed closed.
+                print("    \(url)\n      → refused (fails closed): \(error)")
+            default:
+                print("    \(url)\n      → route error: \(error)")
+            }
         } catch {
-            print("    \(url)\n      → refused (fails closed): \(error)")
+            print("    \(url)\n      → failed: \(error)")
         }
     }
 
