@@ -1,0 +1,49 @@
+/// Builds the ``Snippet`` of each result of one query: the passage of its content with the
+/// most distinct query words, else of its title; for a result that no word matched, the
+/// sentence closest in meaning to the query (with an embedder), else the content's opening.
+/// Deterministic: the same item and query always give the same snippet.
+struct SnippetBuilder {
+    let analyzer: Analyzer
+    let matcher: SnippetMatcher
+    var window = SnippetWindow()
+    /// The model and the text it embeds for the closest sentence (nil: none).
+    let embedder: (any Embedder)?
+    let queryText: String
+    /// The query's vector, made when first needed.
+    private var queryVector: [Float]?
+
+    init(
+        terms: [KeywordIndex.QueryTerm], queryText: String, analyzer: Analyzer = Analyzer(),
+        stemMemo: [String: String] = [:], embedder: (any Embedder)?
+    ) {
+        self.analyzer = analyzer
+        self.matcher = SnippetMatcher(terms: terms, stemMemo: stemMemo, stopWords: analyzer.stopWords)
+        self.queryText = queryText
+        self.embedder = embedder
+    }
+
+    /// The snippet of `item`, or nil when its title and content are both blank.
+    /// - Complexity: O(n) in the UTF-8 length of its title and content; with an embedder and
+    ///   no word matching, one embedding per sentence of at most the first few.
+    mutating func snippet(for item: SearchableItem) -> Snippet? {
+        let content = MatchedText(item.content, analyzer: analyzer, matcher: matcher)
+        if !content.matches.isEmpty { return window.snippet(of: content) }
+        let title = MatchedText(item.title, analyzer: analyzer, matcher: matcher)
+        let blankContent = item.content.allSatisfy(\.isWhitespace)
+        if !title.matches.isEmpty || blankContent {
+            return item.title.allSatisfy(\.isWhitespace) ? nil : window.snippet(of: title)
+        }
+        if let sentence = closestSentence(in: content) {
+            return window.snippet(of: content, sentence: sentence)
+        }
+        return window.snippet(of: content)
+    }
+
+    /// The byte and scalar ranges of the sentence of `content` closest in meaning to the query.
+    private mutating func closestSentence(in content: MatchedText) -> (bytes: Range<Int>, scalars: Range<Int>)? {
+        guard let embedder, !queryText.isEmpty, !content.words.isEmpty else { return nil }
+        if queryVector == nil { queryVector = embedder.embed(queryText) }
+        guard let query = queryVector, query.contains(where: { $0 != 0 }) else { return nil }
+        return ClosestSentence(embedder: embedder, query: query).closest(in: content)
+    }
+}

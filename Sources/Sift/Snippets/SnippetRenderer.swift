@@ -1,0 +1,65 @@
+/// Writes a passage of a text as a ``Snippet``: on one line (each run of white space and
+/// control characters becomes one space, none at either end), "…" where the text was cut, and
+/// the highlights moved to the offsets they have in the passage.
+struct SnippetRenderer {
+    /// The UTF-8 of the whole text.
+    let bytes: [UInt8]
+
+    static let ellipsis = Array("…".utf8)
+
+    /// The passage `range` of the text (a range on scalar boundaries), with `highlights`
+    /// (ascending byte ranges inside `range`, on scalar boundaries, never over a space).
+    func render(_ range: Range<Int>, highlights: [Range<Int>], ellipses: (leading: Bool, trailing: Bool)) -> Snippet {
+        var out: [UInt8] = []
+        out.reserveCapacity(range.count + 8)
+        if ellipses.leading { out += Self.ellipsis }
+        var moved: [Range<Int>] = []
+        moved.reserveCapacity(highlights.count)
+        var next = 0  // the next highlight to open or close
+        var openedAt = -1
+        var pendingSpace = false
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let width = Self.scalarWidth(bytes[i])
+            let end = min(i + width, range.upperBound)
+            if openedAt >= 0 && next < highlights.count && highlights[next].upperBound == i {
+                moved.append(openedAt..<out.count)
+                openedAt = -1
+                next += 1
+            }
+            if Self.isSpaceOrControl(bytes[i..<end]) {
+                pendingSpace = true
+            } else {
+                if pendingSpace && out.count > (ellipses.leading ? Self.ellipsis.count : 0) { out.append(0x20) }
+                pendingSpace = false
+                if openedAt < 0 && next < highlights.count && highlights[next].lowerBound == i { openedAt = out.count }
+                out += bytes[i..<end]
+            }
+            i = end
+        }
+        if openedAt >= 0 { moved.append(openedAt..<out.count) }
+        if ellipses.trailing { out += Self.ellipsis }
+        return Snippet(text: String(decoding: out, as: UTF8.self), highlights: moved)
+    }
+
+    /// The length of the UTF-8 sequence that begins with `lead` (1 for a stray continuation byte).
+    static func scalarWidth(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0xF0...: return 4
+        case 0xE0...: return 3
+        case 0xC0...: return 2
+        default: return 1
+        }
+    }
+
+    /// Whether the scalar whose UTF-8 is `scalar` is white space or a control character.
+    static func isSpaceOrControl(_ scalar: ArraySlice<UInt8>) -> Bool {
+        let lead = scalar.first!
+        if lead < 0x80 { return lead <= 0x20 || lead == 0x7F }
+        var value = UInt32(lead) & (lead >= 0xF0 ? 0x07 : lead >= 0xE0 ? 0x0F : 0x1F)
+        for b in scalar.dropFirst() { value = value << 6 | UInt32(b & 0x3F) }
+        guard let s = Unicode.Scalar(value) else { return false }
+        return s.properties.isWhitespace || s.properties.generalCategory == .control
+            || s.properties.generalCategory == .lineSeparator || s.properties.generalCategory == .paragraphSeparator
+    }
+}
