@@ -22,22 +22,22 @@ struct SnippetBuilder {
         self.embedder = embedder
     }
 
-    /// The snippet of `item`, or nil when its title and content are both blank.
+    /// The snippet of `item`, or nil when its title and content hold nothing to show (only
+    /// white space and control characters).
     /// - Complexity: O(n) in the UTF-8 length of its title and content; with an embedder and
     ///   no word matching, one embedding per sentence of at most the first few.
     mutating func snippet(for item: SearchableItem) -> Snippet? {
         let content = MatchedText(item.content, analyzer: analyzer, matcher: matcher)
         if !content.matches.isEmpty { return window.snippet(of: content) }
         let title = MatchedText(item.title, analyzer: analyzer, matcher: matcher)
-        let blankContent = item.content.allSatisfy(\.isWhitespace)
-        if !title.matches.isEmpty || blankContent {
-            return item.title.allSatisfy(\.isWhitespace) ? nil : window.snippet(of: title)
+        if !title.matches.isEmpty { return window.snippet(of: title) }
+        if let sentence = closestSentence(in: content), let s = Self.nonEmpty(window.snippet(of: content, sentence: sentence)) {
+            return s
         }
-        if let sentence = closestSentence(in: content) {
-            return window.snippet(of: content, sentence: sentence)
-        }
-        return window.snippet(of: content)
+        return Self.nonEmpty(window.snippet(of: content)) ?? Self.nonEmpty(window.snippet(of: title))
     }
+
+    private static func nonEmpty(_ snippet: Snippet) -> Snippet? { snippet.text.isEmpty ? nil : snippet }
 
     /// The byte and scalar ranges of the sentence of `content` closest in meaning to the query.
     private mutating func closestSentence(in content: MatchedText) -> (bytes: Range<Int>, scalars: Range<Int>)? {

@@ -43,7 +43,9 @@ func expectValid(_ snippet: Snippet, sourceLocation: SourceLocation = #_sourceLo
     let bytes = Array(snippet.text.utf8)
     var previous = -1
     for r in snippet.highlights {
-        #expect(r.lowerBound >= 0 && r.lowerBound < r.upperBound && r.upperBound <= bytes.count, "\(r) in \(bytes.count)", sourceLocation: sourceLocation)
+        #expect(
+            r.lowerBound >= 0 && r.lowerBound < r.upperBound && r.upperBound <= bytes.count, "\(r) in \(bytes.count)",
+            sourceLocation: sourceLocation)
         guard r.lowerBound >= 0, r.upperBound <= bytes.count, r.lowerBound < r.upperBound else { continue }
         #expect(r.lowerBound > previous, "overlapping \(snippet.highlights)", sourceLocation: sourceLocation)
         #expect(bytes[r.lowerBound] & 0xC0 != 0x80, "starts inside a scalar", sourceLocation: sourceLocation)
