@@ -63,10 +63,28 @@ struct SnippetWindow {
             end = matched.scalarCount
             start = max(0, min(start, end - length))
         }
+        if start > 0, let sentence = sentenceStart(in: matched, from: start, upTo: span.lowerBound) {
+            start = sentence
+            end = min(matched.scalarCount, start + max(length, span.count))
+        }
         let cut = cutPoints(matched, start: start, end: end, keepingBytes: keepingBytes)
         let highlights = matched.matches.lazy.map { matched.words[$0].bytes }
             .filter { $0.lowerBound >= cut.bytes.lowerBound && $0.upperBound <= cut.bytes.upperBound }
         return SnippetRenderer(bytes: matched.bytes).render(cut.bytes, highlights: Array(highlights), ellipses: cut.ellipses)
+    }
+
+    /// The scalar offset of the first sentence that begins between scalar offsets `start` and
+    /// `limit` (the passage then begins with it rather than mid-sentence), or nil.
+    private func sentenceStart(in matched: MatchedText, from start: Int, upTo limit: Int) -> Int? {
+        let words = matched.words
+        var i = max(1, firstIndex(words) { $0.scalars.lowerBound >= start })
+        while i < words.count && words[i].scalars.lowerBound <= limit {
+            if ClosestSentence.endsSentence(matched.bytes[words[i - 1].bytes.upperBound..<words[i].bytes.lowerBound]) {
+                return words[i].scalars.lowerBound
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// The byte range of the scalar range `start..<end`, narrowed to whole words (but never

@@ -22,6 +22,14 @@ struct SnippetPassageTests {
         #expect(inner.first != " " && inner.last != " ")
     }
 
+    @Test("The passage begins with the sentence of the match when that sentence begins in its lead")
+    func sentenceStart() throws {
+        let content = filler(60) + ". Then the lighthouse keeper slept. " + filler(100, from: 60)
+        let s = try #require(snippet(content: content, "lighthouse"))
+        #expect(s.text.hasPrefix("…Then the lighthouse keeper slept. w60"), "\(s.text)")
+        #expect(s.text.hasSuffix("…"))
+    }
+
     @Test("The passage holds the most distinct query words, the earliest on ties")
     func mostDistinctWords() throws {
         let content = "alpha " + filler(100) + " beta " + filler(100, from: 100) + " alpha and beta together " + filler(100, from: 200)
