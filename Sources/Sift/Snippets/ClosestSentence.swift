@@ -1,10 +1,10 @@
 /// For a result found by meaning alone: the sentence of its text whose embedding is closest to
 /// the query's (the earliest on ties). Only the first ``maximumSentences`` sentences, each of
 /// at most ``maximumSentenceBytes`` bytes, are embedded, so a long text costs no more than a
-/// short one.
+/// short one, and a query embeds at most ``SnippetBuilder/sentenceBudget`` sentences in all.
 struct ClosestSentence {
-    static let maximumSentences = 8
-    static let maximumSentenceBytes = 600
+    static let maximumSentences = 4
+    static let maximumSentenceBytes = 400
 
     let embedder: any Embedder
     /// The query's L2-normalised vector.
@@ -12,10 +12,14 @@ struct ClosestSentence {
 
     /// The byte and scalar ranges of the closest sentence of `matched`, or nil when no
     /// sentence has a vector (no features) or the text has no sentence.
-    func closest(in matched: MatchedText) -> (bytes: Range<Int>, scalars: Range<Int>)? {
+    /// Each embedding spends one of `budget`; none are made when it cannot pay for them all.
+    func closest(in matched: MatchedText, budget: inout Int) -> (bytes: Range<Int>, scalars: Range<Int>)? {
         var best: (score: Float, range: (bytes: Range<Int>, scalars: Range<Int>))?
         var vector = [Float](repeating: 0, count: embedder.dimension)
-        for sentence in Self.sentences(of: matched) {
+        let sentences = Self.sentences(of: matched)
+        guard sentences.count <= budget else { return nil }
+        budget -= sentences.count
+        for sentence in sentences {
             let text = String(decoding: matched.bytes[sentence.bytes], as: UTF8.self)
             vector.withUnsafeMutableBufferPointer { embedder.embed(text, into: $0) }
             var dot: Float = 0

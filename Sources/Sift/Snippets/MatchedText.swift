@@ -21,42 +21,61 @@ struct MatchedText {
     private(set) var byteCount = 0
     private(set) var scalarCount = 0
 
-    /// Analyses `text` (at most its first `byteLimit` bytes are searched for words).
-    /// - Complexity: O(n) in the UTF-8 length of `text`; a stem only for words that may match.
+    /// Finds the words of `text` by the ``Analyzer``'s rule (maximal runs of ASCII letters and
+    /// digits and of ``Analyzer/isWordScalar(_:)`` scalars) and asks `matcher` about each —
+    /// normalised by the analyser itself, and only when its first two letters may match.
+    /// At most the first `byteLimit` bytes are searched for words.
+    /// - Complexity: O(n) in the UTF-8 length of `text`, without an allocation per word.
     init(_ text: String, analyzer: Analyzer, matcher: SnippetMatcher, byteLimit: Int = 1 << 16) {
         self.text = text
         let bytes = Array(text.utf8)
         self.bytes = bytes
-        var cursorByte = 0, cursorScalar = 0
-        let scanned: String = bytes.count > byteLimit ? Self.prefix(of: bytes, count: byteLimit) : text
         var words: [Word] = []
-        var matches: [Int] = []
-        /// Scalar offset of byte offset `byte` (≥ the last one asked).
-        func scalarOffset(_ byte: Int) -> Int {
-            while cursorByte < byte {
-                if bytes[cursorByte] & 0xC0 != 0x80 { cursorScalar += 1 }
-                cursorByte += 1
+        words.reserveCapacity(bytes.count / 6 + 1)
+        var scalar = 0
+        bytes.withUnsafeBufferPointer { p in
+            var start = -1, startScalar = 0, i = 0
+            let limit = min(p.count, byteLimit)
+            while i < limit {
+                let b = p[i]
+                var width = 1
+                let isWord: Bool
+                if b < 0x80 {
+                    isWord = (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A)
+                } else {
+                    let (value, w) = SnippetRenderer.decode(p, at: i)
+                    width = w
+                    isWord = Unicode.Scalar(value).map(Analyzer.isWordScalar) ?? false
+                }
+                if isWord {
+                    if start < 0 { (start, startScalar) = (i, scalar) }
+                } else if start >= 0 {
+                    words.append(Word(bytes: start..<i, scalars: startScalar..<scalar, key: -1))
+                    start = -1
+                }
+                i += width
+                scalar += 1
             }
-            return cursorScalar
+            if start >= 0 { words.append(Word(bytes: start..<i, scalars: startScalar..<scalar, key: -1)) }
+            while i < p.count {
+                if p[i] & 0xC0 != 0x80 { scalar += 1 }
+                i += 1
+            }
         }
-        analyzer.forEachWord(scanned) { word, range in
-            let start = scalarOffset(range.lowerBound)
-            let end = scalarOffset(range.upperBound)
-            let key = matcher.isEmpty ? nil : matcher.key(of: word)
-            if key != nil { matches.append(words.count) }
-            words.append(Word(bytes: range, scalars: start..<end, key: key ?? -1))
+        var matches: [Int] = []
+        if !matcher.isEmpty {
+            for k in words.indices where matcher.mayMatch(bytes, words[k].bytes) {
+                let word = analyzer.normalize(String(decoding: bytes[words[k].bytes], as: UTF8.self))
+                if let key = word.flatMap(matcher.key(of:)) {
+                    words[k].key = key
+                    matches.append(k)
+                }
+            }
         }
         byteCount = bytes.count
-        scalarCount = scalarOffset(byteCount)
+        scalarCount = scalar
         self.words = words
         self.matches = matches
-    }
-
-    /// The longest prefix of `bytes` of at most `count` bytes that ends on a scalar boundary.
-    static func prefix(of bytes: [UInt8], count: Int) -> String {
-        var end = min(count, bytes.count)
-        while end > 0 && end < bytes.count && bytes[end] & 0xC0 == 0x80 { end -= 1 }
-        return String(decoding: bytes[0..<end], as: UTF8.self)
     }
 
     /// Number of distinct query words that match.

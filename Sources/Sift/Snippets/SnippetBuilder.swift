@@ -1,6 +1,7 @@
 /// Builds the ``Snippet`` of each result of one query: the passage of its content with the
 /// most distinct query words, else of its title; for a result that no word matched, the
-/// sentence closest in meaning to the query (with an embedder), else the content's opening.
+/// sentence closest in meaning to the query (with an embedder, within ``sentenceBudget``), else
+/// the content's opening.
 /// Deterministic: the same item and query always give the same snippet.
 struct SnippetBuilder {
     let analyzer: Analyzer
@@ -11,6 +12,9 @@ struct SnippetBuilder {
     let queryText: String
     /// The query's vector, made when first needed.
     private var queryVector: [Float]?
+    /// Sentences this query may still embed for the closest sentence (results found by meaning
+    /// alone past it show their opening): it bounds the cost of a query's snippets.
+    var sentenceBudget = 12
 
     init(
         terms: [KeywordIndex.QueryTerm], queryText: String, analyzer: Analyzer = Analyzer(),
@@ -44,6 +48,6 @@ struct SnippetBuilder {
         guard let embedder, !queryText.isEmpty, !content.words.isEmpty else { return nil }
         if queryVector == nil { queryVector = embedder.embed(queryText) }
         guard let query = queryVector, query.contains(where: { $0 != 0 }) else { return nil }
-        return ClosestSentence(embedder: embedder, query: query).closest(in: content)
+        return ClosestSentence(embedder: embedder, query: query).closest(in: content, budget: &sentenceBudget)
     }
 }

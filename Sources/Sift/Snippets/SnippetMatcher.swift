@@ -11,9 +11,12 @@ struct SnippetMatcher {
     /// Normalised words to their stems ("" for a stop word), shared with the index.
     private let stemMemo: [String: String]
     private let stopWords: Set<String>
-    /// The first UTF-8 byte of every stem and prefix: a word starting otherwise cannot match
-    /// (a Porter stem keeps its word's first letter), so most words are never stemmed.
+    /// The first two UTF-8 bytes of every stem and prefix (all of a one-byte one): a word that
+    /// begins otherwise cannot match — a Porter stem keeps its word's first two letters (a
+    /// one-letter stem its first) — so most words are never normalised nor stemmed.
     private var firstBytes = [Bool](repeating: false, count: 256)
+    private var oneByte = [Bool](repeating: false, count: 256)
+    private var pairs = [UInt64](repeating: 0, count: 1024)
 
     /// Number of distinct query words (keys run over `0..<keyCount`).
     private(set) var keyCount = 0
@@ -26,15 +29,37 @@ struct SnippetMatcher {
                 guard !term.word.isEmpty else { continue }
                 let stem = PorterStemmer.stem(term.word)
                 prefix = (term.word, stem, keyCount)
-                firstBytes[Int(term.word.utf8.first!)] = true
-                if let b = stem.utf8.first { firstBytes[Int(b)] = true }
+                admit(term.word)
+                admit(stem)
                 keyCount += 1
-            } else if let stem = term.terms.first, stems[stem] == nil, let b = stem.utf8.first {
+            } else if let stem = term.terms.first, !stem.isEmpty, stems[stem] == nil {
                 stems[stem] = keyCount
-                firstBytes[Int(b)] = true
+                admit(stem)
                 keyCount += 1
             }
         }
+    }
+
+    /// Lets words that begin like `stem` through ``mayMatch(_:_:)``.
+    private mutating func admit(_ stem: String) {
+        let u = Array(stem.utf8.prefix(2))
+        guard let first = u.first else { return }
+        firstBytes[Int(first)] = true
+        if u.count == 1 { oneByte[Int(first)] = true } else { pairs[Int(first) << 2 | Int(u[1]) >> 6] |= 1 << (u[1] & 63) }
+    }
+
+    /// Whether the word `range` of `bytes` (un-normalised) may match: false only when its first
+    /// two letters are ASCII and no stem or prefix begins with them lower-cased.
+    func mayMatch(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        var b0 = bytes[range.lowerBound]
+        guard b0 < 0x80 else { return true }
+        if b0 >= 0x41 && b0 <= 0x5A { b0 += 32 }
+        guard firstBytes[Int(b0)] else { return false }
+        if oneByte[Int(b0)] || range.count < 2 { return true }
+        var b1 = bytes[range.lowerBound + 1]
+        guard b1 < 0x80 else { return true }
+        if b1 >= 0x41 && b1 <= 0x5A { b1 += 32 }
+        return pairs[Int(b0) << 2 | Int(b1) >> 6] & (1 << (b1 & 63)) != 0
     }
 
     /// Whether no word can match.

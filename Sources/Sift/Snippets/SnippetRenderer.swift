@@ -52,6 +52,19 @@ struct SnippetRenderer {
         }
     }
 
+    /// The scalar value and length of the UTF-8 sequence at `i` of `bytes` (a valid string's).
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
+        let lead = bytes[i]
+        let width = max(1, min(scalarWidth(lead), bytes.count - i))
+        var value = UInt32(lead) & (lead >= 0xF0 ? 0x07 : lead >= 0xE0 ? 0x0F : lead >= 0xC0 ? 0x1F : 0x7F)
+        var k = 1
+        while k < width {
+            value = value << 6 | UInt32(bytes[i + k] & 0x3F)
+            k += 1
+        }
+        return (value, width)
+    }
+
     /// Whether the scalar whose UTF-8 is `scalar` is white space or a control character.
     static func isSpaceOrControl(_ scalar: ArraySlice<UInt8>) -> Bool {
         let lead = scalar.first!

@@ -52,6 +52,19 @@ struct SnippetTests {
         #expect(marked(t) == ["party"])
     }
 
+    @Test("A Porter stem keeps its word's first two letters (the filter that spares most words a stem relies on it)")
+    func stemsKeepTheirFirstLetters() throws {
+        var words = Set<String>()
+        for item in try demoCorpusItems() { Analyzer().forEachWord(item.content + " " + item.title) { w, _ in words.insert(w) } }
+        words.formUnion(["ies", "ties", "aing", "bed", "sky", "ay", "happy", "ponies", "caresses", "relational", "sensibility"])
+        #expect(words.count > 1000)
+        for word in words {
+            let stem = PorterStemmer.stem(word)
+            let n = min(2, stem.utf8.count)
+            #expect(stem.isEmpty || Array(stem.utf8.prefix(n)) == Array(word.utf8.prefix(n)), "\(word) → \(stem)")
+        }
+    }
+
     @Test("A corrected spelling is highlighted as corrected")
     func corrections() async throws {
         let index = try SearchIndex(configuration: .init(directory: nil))
