@@ -44,7 +44,7 @@ struct ClosestSentence {
             while p.bytes.upperBound + n < bytes.count, ".!?;)\"'".utf8.contains(bytes[p.bytes.upperBound + n]) { n += 1 }
             return (f.bytes.lowerBound..<(p.bytes.upperBound + n), f.scalars.lowerBound..<(p.scalars.upperBound + n))
         }
-        for word in matched.words {
+        for word in matched.words(from: 0, scalar: 0, through: maximumSentences * maximumSentenceBytes) {
             if let f = first, let p = previous {
                 let gap = bytes[p.bytes.upperBound..<word.bytes.lowerBound]
                 if endsSentence(gap) || word.bytes.upperBound - f.bytes.lowerBound > maximumSentenceBytes {

@@ -1,5 +1,6 @@
-/// The words of one text (a title or a content) with their offsets and, for those that match
-/// the query, the number of the query word they match.
+/// One text (a title or a content) and its words that match the query, with their offsets.
+/// Other words are found only where a passage needs them (``words(from:scalar:through:)``), so
+/// a long text costs one quick pass over its bytes.
 struct MatchedText {
     struct Word {
         /// UTF-8 byte offsets in the text.
@@ -13,71 +14,145 @@ struct MatchedText {
     let text: String
     /// The UTF-8 of ``text``.
     let bytes: [UInt8]
-    /// Every word, in order.
-    private(set) var words: [Word] = []
-    /// The positions in ``words`` of the matching words.
-    private(set) var matches: [Int] = []
+    /// The words that match, in order.
+    private(set) var matches: [Word] = []
     /// Length of the text in UTF-8 bytes and in Unicode scalars.
-    private(set) var byteCount = 0
+    let byteCount: Int
     private(set) var scalarCount = 0
 
-    /// Finds the words of `text` by the ``Analyzer``'s rule (maximal runs of ASCII letters and
-    /// digits and of ``Analyzer/isWordScalar(_:)`` scalars) and asks `matcher` about each —
-    /// normalised by the analyser itself, and only when its first two letters may match.
-    /// At most the first `byteLimit` bytes are searched for words.
+    /// Finds the words of `text` that match: words by the ``Analyzer``'s rule (maximal runs of
+    /// ASCII letters and digits and of ``Analyzer/isWordScalar(_:)`` scalars), normalised by the
+    /// analyser itself, and only those whose first two letters may match (`matcher`).
+    /// At most the first `byteLimit` bytes are searched.
     /// - Complexity: O(n) in the UTF-8 length of `text`, without an allocation per word.
     init(_ text: String, analyzer: Analyzer, matcher: SnippetMatcher, byteLimit: Int = 1 << 16) {
         self.text = text
         let bytes = Array(text.utf8)
         self.bytes = bytes
-        var words: [Word] = []
-        words.reserveCapacity(bytes.count / 6 + 1)
-        var scalar = 0
-        bytes.withUnsafeBufferPointer { p in
-            var start = -1, startScalar = 0, i = 0
-            let limit = min(p.count, byteLimit)
-            while i < limit {
-                let b = p[i]
-                var width = 1
-                let isWord: Bool
-                if b < 0x80 {
-                    isWord = (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A)
-                } else {
-                    let (value, w) = SnippetRenderer.decode(p, at: i)
-                    width = w
-                    isWord = Unicode.Scalar(value).map(Analyzer.isWordScalar) ?? false
-                }
-                if isWord {
-                    if start < 0 { (start, startScalar) = (i, scalar) }
-                } else if start >= 0 {
-                    words.append(Word(bytes: start..<i, scalars: startScalar..<scalar, key: -1))
-                    start = -1
-                }
-                i += width
-                scalar += 1
-            }
-            if start >= 0 { words.append(Word(bytes: start..<i, scalars: startScalar..<scalar, key: -1)) }
-            while i < p.count {
-                if p[i] & 0xC0 != 0x80 { scalar += 1 }
-                i += 1
-            }
-        }
-        var matches: [Int] = []
-        if !matcher.isEmpty {
-            for k in words.indices where matcher.mayMatch(bytes, words[k].bytes) {
-                let word = analyzer.normalize(String(decoding: bytes[words[k].bytes], as: UTF8.self))
-                if let key = word.flatMap(matcher.key(of:)) {
-                    words[k].key = key
-                    matches.append(k)
-                }
-            }
-        }
         byteCount = bytes.count
+        var found: [Range<Int>] = []
+        if !matcher.isEmpty {
+            bytes.withUnsafeBufferPointer { p in
+                var i = 0, inWord = false
+                let limit = min(p.count, byteLimit)
+                while i < limit {
+                    let b = p[i]
+                    var width = 1
+                    let isWord: Bool
+                    if b < 0x80 {
+                        isWord = Self.isASCIIWordByte(b)
+                    } else {
+                        let (value, w) = SnippetRenderer.decode(p, at: i)
+                        width = w
+                        isWord = Unicode.Scalar(value).map(Analyzer.isWordScalar) ?? false
+                    }
+                    if isWord && !inWord && matcher.mayMatch(bytes, i..<min(i + 2, limit)) {
+                        let end = Self.wordEnd(p, from: i, limit: limit)
+                        found.append(i..<end)
+                        i = end
+                        inWord = false
+                        continue
+                    }
+                    inWord = isWord
+                    i += width
+                }
+            }
+        }
+        var keyed: [(Range<Int>, Int)] = []
+        for range in found {
+            let word = analyzer.normalize(String(decoding: bytes[range], as: UTF8.self))
+            if let key = word.flatMap(matcher.key(of:)) { keyed.append((range, key)) }
+        }
+        // Scalar offsets of the matches and of the end, in one count of the lead bytes.
+        var scalar = 0, at = 0
+        func advance(to byte: Int) {
+            while at < byte {
+                if bytes[at] & 0xC0 != 0x80 { scalar += 1 }
+                at += 1
+            }
+        }
+        matches.reserveCapacity(keyed.count)
+        for (range, key) in keyed {
+            advance(to: range.lowerBound)
+            let start = scalar
+            advance(to: range.upperBound)
+            matches.append(Word(bytes: range, scalars: start..<scalar, key: key))
+        }
+        advance(to: bytes.count)
         scalarCount = scalar
-        self.words = words
-        self.matches = matches
     }
 
-    /// Number of distinct query words that match.
-    var distinctMatches: Int { Set(matches.map { words[$0].key }).count }
+    static func isASCIIWordByte(_ b: UInt8) -> Bool {
+        (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A)
+    }
+
+    /// Whether the scalar at byte `i` (a scalar boundary) is a word scalar.
+    private static func isWord(_ p: UnsafeBufferPointer<UInt8>, at i: Int) -> (Bool, width: Int) {
+        let b = p[i]
+        if b < 0x80 { return (isASCIIWordByte(b), 1) }
+        let (value, width) = SnippetRenderer.decode(p, at: i)
+        return (Unicode.Scalar(value).map(Analyzer.isWordScalar) ?? false, width)
+    }
+
+    /// The end of the word that begins at byte `i`.
+    private static func wordEnd(_ p: UnsafeBufferPointer<UInt8>, from i: Int, limit: Int) -> Int {
+        var j = i
+        while j < limit {
+            let (word, width) = isWord(p, at: j)
+            if !word { break }
+            j += width
+        }
+        return min(j, p.count)
+    }
+
+    /// Every word that begins at or after byte `from` (a scalar boundary at scalar offset
+    /// `scalar`) and at or before scalar offset `limit`, in order; a word that `from` cuts is
+    /// left out. Keys are -1 (use ``matches`` for those).
+    /// - Complexity: O(bytes read), about `limit - scalar` scalars.
+    func words(from: Int, scalar: Int, through limit: Int) -> [Word] {
+        var result: [Word] = []
+        bytes.withUnsafeBufferPointer { p in
+            var i = from, s = scalar
+            var start = -1, startScalar = 0
+            var skipping = false
+            if i > 0 && i < p.count {
+                var k = i - 1
+                while k > 0 && p[k] & 0xC0 == 0x80 { k -= 1 }
+                skipping = Self.isWord(p, at: k).0
+            }
+            while i < p.count {
+                let (word, width) = Self.isWord(p, at: i)
+                if word {
+                    if start < 0 && !skipping {
+                        if s > limit { break }
+                        (start, startScalar) = (i, s)
+                    }
+                } else {
+                    if start >= 0 { result.append(Word(bytes: start..<i, scalars: startScalar..<s, key: -1)) }
+                    start = -1
+                    skipping = false
+                }
+                i += width
+                s += 1
+            }
+            if start >= 0 { result.append(Word(bytes: start..<min(i, p.count), scalars: startScalar..<s, key: -1)) }
+        }
+        return result
+    }
+
+    /// The byte offset of scalar offset `target`, counted from a known pair of offsets.
+    func byteOffset(ofScalar target: Int, from anchor: (byte: Int, scalar: Int)) -> Int {
+        var (b, s) = anchor
+        while s < target && b < bytes.count {
+            b += 1
+            while b < bytes.count && bytes[b] & 0xC0 == 0x80 { b += 1 }
+            s += 1
+        }
+        while s > target && b > 0 {
+            b -= 1
+            while b > 0 && bytes[b] & 0xC0 == 0x80 { b -= 1 }
+            s -= 1
+        }
+        return b
+    }
 }

@@ -45,7 +45,7 @@ struct SnippetBuilder {
 
     /// The byte and scalar ranges of the sentence of `content` closest in meaning to the query.
     private mutating func closestSentence(in content: MatchedText) -> (bytes: Range<Int>, scalars: Range<Int>)? {
-        guard let embedder, !queryText.isEmpty, !content.words.isEmpty else { return nil }
+        guard let embedder, !queryText.isEmpty, content.byteCount > 0 else { return nil }
         if queryVector == nil { queryVector = embedder.embed(queryText) }
         guard let query = queryVector, query.contains(where: { $0 != 0 }) else { return nil }
         return ClosestSentence(embedder: embedder, query: query).closest(in: content, budget: &sentenceBudget)

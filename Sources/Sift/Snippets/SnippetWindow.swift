@@ -11,14 +11,16 @@ struct SnippetWindow {
         guard let run = bestRun(matched) else {
             return passage(of: matched, around: 0..<0, keepingBytes: 0)
         }
-        let first = matched.words[matched.matches[run.first]], last = matched.words[matched.matches[run.last]]
+        let first = matched.matches[run.first], last = matched.matches[run.last]
         return passage(of: matched, around: first.scalars.lowerBound..<last.scalars.upperBound, keepingBytes: last.bytes.upperBound)
     }
 
     /// The passage of `matched` that is one of its sentences (byte and scalar ranges), cut
     /// after ``length`` scalars; no highlights.
     func snippet(of matched: MatchedText, sentence: (bytes: Range<Int>, scalars: Range<Int>)) -> Snippet {
-        var cut = cutPoints(matched, start: sentence.scalars.lowerBound, end: sentence.scalars.lowerBound + length, keepingBytes: 0)
+        let start = sentence.scalars.lowerBound
+        let region = self.region(matched, start: start, end: start + length, anchor: (sentence.bytes.lowerBound, start))
+        var cut = cutPoints(matched, region, start: start, end: start + length, keepingBytes: 0)
         if sentence.scalars.count <= length {
             let upper = Self.graphemeBoundary(in: matched.text, at: sentence.bytes.upperBound, forward: true)
             cut = (cut.bytes.lowerBound..<max(cut.bytes.lowerBound, upper), (cut.ellipses.0, upper < matched.byteCount))
@@ -30,31 +32,32 @@ struct SnippetWindow {
     /// the most distinct query words within ``length`` scalars; nil when nothing matches.
     /// - Complexity: O(m) in the number of matching words (two pointers).
     func bestRun(_ matched: MatchedText) -> (first: Int, last: Int)? {
-        let matches = matched.matches, words = matched.words
+        let matches = matched.matches
         guard !matches.isEmpty else { return nil }
         var counts: [Int: Int] = [:]
         var best = (distinct: 0, first: 0, last: 0)
         var j = 0
         for i in 0..<matches.count {
-            let start = words[matches[i]].scalars.lowerBound
+            let start = matches[i].scalars.lowerBound
             if j <= i {
                 j = i
-                counts[words[matches[j]].key, default: 0] += 1
+                counts[matches[j].key, default: 0] += 1
                 j += 1
             }
-            while j < matches.count && words[matches[j]].scalars.upperBound - start <= length {
-                counts[words[matches[j]].key, default: 0] += 1
+            while j < matches.count && matches[j].scalars.upperBound - start <= length {
+                counts[matches[j].key, default: 0] += 1
                 j += 1
             }
             if counts.count > best.distinct { best = (counts.count, i, j - 1) }
-            let key = words[matches[i]].key
+            let key = matches[i].key
             counts[key]! -= 1
             if counts[key] == 0 { counts[key] = nil }
         }
         return (best.first, best.last)
     }
 
-    /// The passage of about ``length`` scalars around `span`, a third of the room left before it.
+    /// The passage of about ``length`` scalars around `span`, a third of the room left before
+    /// it — or from the start of the sentence it is in, when that sentence begins in the lead.
     private func passage(of matched: MatchedText, around span: Range<Int>, keepingBytes: Int) -> Snippet {
         let slack = max(0, length - span.count)
         var start = max(0, span.lowerBound - slack / 3)
@@ -63,62 +66,56 @@ struct SnippetWindow {
             end = matched.scalarCount
             start = max(0, min(start, end - length))
         }
-        if start > 0, let sentence = sentenceStart(in: matched, from: start, upTo: span.lowerBound) {
-            start = sentence
+        let anchor = matched.matches.first { $0.scalars.lowerBound >= span.lowerBound }.map { ($0.bytes.lowerBound, $0.scalars.lowerBound) } ?? (0, 0)
+        var region = self.region(matched, start: start, end: end, anchor: anchor)
+        if start > 0, let sentence = sentenceStart(in: matched, region.words, upTo: span.lowerBound) {
+            start = sentence.scalars.lowerBound
             end = min(matched.scalarCount, start + max(length, span.count))
+            region = self.region(matched, start: start, end: end, anchor: (sentence.bytes.lowerBound, start))
         }
-        let cut = cutPoints(matched, start: start, end: end, keepingBytes: keepingBytes)
-        let highlights = matched.matches.lazy.map { matched.words[$0].bytes }
+        let cut = cutPoints(matched, region, start: start, end: end, keepingBytes: keepingBytes)
+        let highlights = matched.matches.lazy.map(\.bytes)
             .filter { $0.lowerBound >= cut.bytes.lowerBound && $0.upperBound <= cut.bytes.upperBound }
         return SnippetRenderer(bytes: matched.bytes).render(cut.bytes, highlights: Array(highlights), ellipses: cut.ellipses)
     }
 
-    /// The scalar offset of the first sentence that begins between scalar offsets `start` and
-    /// `limit` (the passage then begins with it rather than mid-sentence), or nil.
-    private func sentenceStart(in matched: MatchedText, from start: Int, upTo limit: Int) -> Int? {
-        let words = matched.words
-        var i = max(1, firstIndex(words) { $0.scalars.lowerBound >= start })
+    /// The words of the scalar range `start..<end` (a word that `start` cuts left out, one that
+    /// `end` cuts kept), found from `anchor`, a known pair of byte and scalar offsets.
+    func region(_ matched: MatchedText, start: Int, end: Int, anchor: (Int, Int)) -> (words: [MatchedText.Word], from: Int) {
+        let from = matched.byteOffset(ofScalar: start, from: anchor)
+        return (matched.words(from: from, scalar: start, through: end), from)
+    }
+
+    /// The first word of `words` that begins a sentence, at or before scalar offset `limit`.
+    private func sentenceStart(in matched: MatchedText, _ words: [MatchedText.Word], upTo limit: Int) -> MatchedText.Word? {
+        var i = 1
         while i < words.count && words[i].scalars.lowerBound <= limit {
             if ClosestSentence.endsSentence(matched.bytes[words[i - 1].bytes.upperBound..<words[i].bytes.lowerBound]) {
-                return words[i].scalars.lowerBound
+                return words[i]
             }
             i += 1
         }
         return nil
     }
 
-    /// The byte range of the scalar range `start..<end`, narrowed to whole words (but never
-    /// short of byte `keepingBytes`) and widened to whole grapheme clusters, and whether it
-    /// was cut at each end.
-    func cutPoints(_ matched: MatchedText, start: Int, end: Int, keepingBytes: Int) -> (bytes: Range<Int>, ellipses: (Bool, Bool)) {
-        let words = matched.words
+    /// The byte range of the scalar range `start..<end`, narrowed to whole words (`region`'s)
+    /// but never short of byte `keepingBytes`, and widened to whole grapheme clusters; and
+    /// whether it was cut at each end.
+    func cutPoints(
+        _ matched: MatchedText, _ region: (words: [MatchedText.Word], from: Int), start: Int, end: Int, keepingBytes: Int
+    ) -> (bytes: Range<Int>, ellipses: (Bool, Bool)) {
+        let words = region.words
         var lower = 0
-        if start > 0 {
-            // The first word that begins at or after `start`.
-            let i = firstIndex(words) { $0.scalars.lowerBound >= start }
-            lower = i < words.count ? words[i].bytes.lowerBound : matched.byteCount
-        }
+        if start > 0 { lower = words.first?.bytes.lowerBound ?? region.from }
         var upper = matched.byteCount
         if end < matched.scalarCount {
-            // The end of the last word that ends at or before `end`.
-            let i = firstIndex(words) { $0.scalars.upperBound > end }
-            upper = i > 0 ? words[i - 1].bytes.upperBound : 0
+            upper = words.last { $0.scalars.upperBound <= end }?.bytes.upperBound ?? lower
             upper = max(upper, keepingBytes, lower)
         }
         let text = matched.text
         lower = Self.graphemeBoundary(in: text, at: lower, forward: false)
         upper = max(lower, Self.graphemeBoundary(in: text, at: upper, forward: true))
         return (lower..<upper, (lower > 0, upper < matched.byteCount))
-    }
-
-    /// The first position in `words` where `isAfter` holds (it holds for a suffix of them).
-    private func firstIndex(_ words: [MatchedText.Word], _ isAfter: (MatchedText.Word) -> Bool) -> Int {
-        var lo = 0, hi = words.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if isAfter(words[mid]) { hi = mid } else { lo = mid + 1 }
-        }
-        return lo
     }
 
     /// The grapheme-cluster boundary at byte `offset` of `text` (a scalar boundary), or the
