@@ -31,30 +31,36 @@ struct MatchedText {
         self.bytes = bytes
         byteCount = bytes.count
         var found: [Range<Int>] = []
+        let table = Self.asciiWordBytes
         if !matcher.isEmpty {
             bytes.withUnsafeBufferPointer { p in
                 var i = 0, inWord = false
                 let limit = min(p.count, byteLimit)
                 while i < limit {
                     let b = p[i]
-                    var width = 1
-                    let isWord: Bool
                     if b < 0x80 {
-                        isWord = Self.isASCIIWordByte(b)
-                    } else {
-                        let (value, w) = SnippetRenderer.decode(p, at: i)
-                        width = w
-                        isWord = Unicode.Scalar(value).map(Analyzer.isWordScalar) ?? false
+                        // The common case, one ASCII byte: a table lookup, a test at word starts.
+                        let isWord = table[Int(b)]
+                        if isWord && !inWord && matcher.mayMatch(bytes, i..<min(i + 2, limit)) {
+                            let end = Self.wordEnd(p, from: i, limit: limit)
+                            found.append(i..<end)
+                            (i, inWord) = (end, false)
+                            continue
+                        }
+                        inWord = isWord
+                        i &+= 1
+                        continue
                     }
-                    if isWord && !inWord && matcher.mayMatch(bytes, i..<min(i + 2, limit)) {
+                    let (value, width) = SnippetRenderer.decode(p, at: i)
+                    let isWord = Unicode.Scalar(value).map(Analyzer.isWordScalar) ?? false
+                    if isWord && !inWord {
                         let end = Self.wordEnd(p, from: i, limit: limit)
                         found.append(i..<end)
-                        i = end
-                        inWord = false
+                        (i, inWord) = (end, false)
                         continue
                     }
                     inWord = isWord
-                    i += width
+                    i &+= width
                 }
             }
         }
@@ -81,6 +87,9 @@ struct MatchedText {
         advance(to: bytes.count)
         scalarCount = scalar
     }
+
+    /// ``isASCIIWordByte(_:)`` of every byte below 0x80.
+    static let asciiWordBytes: [Bool] = (0..<128).map { isASCIIWordByte(UInt8($0)) }
 
     static func isASCIIWordByte(_ b: UInt8) -> Bool {
         (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A)

@@ -34,24 +34,29 @@ struct SnippetWindow {
     func bestRun(_ matched: MatchedText) -> (first: Int, last: Int)? {
         let matches = matched.matches
         guard !matches.isEmpty else { return nil }
-        var counts: [Int: Int] = [:]
+        var counts = [Int](repeating: 0, count: (matches.map(\.key).max() ?? 0) + 1)
+        var distinct = 0
         var best = (distinct: 0, first: 0, last: 0)
         var j = 0
+        func add(_ key: Int) {
+            if counts[key] == 0 { distinct += 1 }
+            counts[key] += 1
+        }
         for i in 0..<matches.count {
             let start = matches[i].scalars.lowerBound
             if j <= i {
                 j = i
-                counts[matches[j].key, default: 0] += 1
+                add(matches[j].key)
                 j += 1
             }
             while j < matches.count && matches[j].scalars.upperBound - start <= length {
-                counts[matches[j].key, default: 0] += 1
+                add(matches[j].key)
                 j += 1
             }
-            if counts.count > best.distinct { best = (counts.count, i, j - 1) }
+            if distinct > best.distinct { best = (distinct, i, j - 1) }
             let key = matches[i].key
-            counts[key]! -= 1
-            if counts[key] == 0 { counts[key] = nil }
+            counts[key] -= 1
+            if counts[key] == 0 { distinct -= 1 }
         }
         return (best.first, best.last)
     }
