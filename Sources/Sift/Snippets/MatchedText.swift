@@ -31,36 +31,17 @@ struct MatchedText {
         self.bytes = bytes
         byteCount = bytes.count
         var found: [Range<Int>] = []
-        let table = Self.asciiWordBytes
         if !matcher.isEmpty {
-            bytes.withUnsafeBufferPointer { p in
-                var i = 0, inWord = false
-                let limit = min(p.count, byteLimit)
-                while i < limit {
-                    let b = p[i]
-                    if b < 0x80 {
-                        // The common case, one ASCII byte: a table lookup, a test at word starts.
-                        let isWord = table[Int(b)]
-                        if isWord && !inWord && matcher.mayMatch(bytes, i..<min(i + 2, limit)) {
-                            let end = Self.wordEnd(p, from: i, limit: limit)
-                            found.append(i..<end)
-                            (i, inWord) = (end, false)
-                            continue
+            let limit = min(bytes.count, byteLimit)
+            matcher.firstBytes.withUnsafeBufferPointer { first in
+                matcher.oneByte.withUnsafeBufferPointer { one in
+                    matcher.pairs.withUnsafeBufferPointer { pairs in
+                        bytes.withUnsafeBufferPointer { p in
+                            found = Self.candidates(p, limit: limit) { i in
+                                SnippetMatcher.mayMatch(p, at: i, limit: limit, first: first, one: one, pairs: pairs)
+                            }
                         }
-                        inWord = isWord
-                        i &+= 1
-                        continue
                     }
-                    let (value, width) = SnippetRenderer.decode(p, at: i)
-                    let isWord = Unicode.Scalar(value).map(Analyzer.isWordScalar) ?? false
-                    if isWord && !inWord {
-                        let end = Self.wordEnd(p, from: i, limit: limit)
-                        found.append(i..<end)
-                        (i, inWord) = (end, false)
-                        continue
-                    }
-                    inWord = isWord
-                    i &+= width
                 }
             }
         }
@@ -86,6 +67,43 @@ struct MatchedText {
         }
         advance(to: bytes.count)
         scalarCount = scalar
+    }
+
+    /// The words of `p[0..<limit]` that may match: those that begin with a non-ASCII scalar and
+    /// those for which `mayMatch(start)` holds.
+    @inline(__always)
+    private static func candidates(_ p: UnsafeBufferPointer<UInt8>, limit: Int, mayMatch: (Int) -> Bool) -> [Range<Int>] {
+        var found: [Range<Int>] = []
+        var i = 0, inWord = false
+        asciiWordBytes.withUnsafeBufferPointer { table in
+            while i < limit {
+                let b = p[i]
+                if b < 0x80 {
+                    // The common case, one ASCII byte: a table lookup, a test at word starts.
+                    let isWord = table[Int(b)]
+                    if isWord && !inWord && mayMatch(i) {
+                        let end = wordEnd(p, from: i, limit: limit)
+                        found.append(i..<end)
+                        (i, inWord) = (end, false)
+                        continue
+                    }
+                    inWord = isWord
+                    i &+= 1
+                    continue
+                }
+                let (value, width) = SnippetRenderer.decode(p, at: i)
+                let isWord = Unicode.Scalar(value).map(Analyzer.isWordScalar) ?? false
+                if isWord && !inWord {
+                    let end = wordEnd(p, from: i, limit: limit)
+                    found.append(i..<end)
+                    (i, inWord) = (end, false)
+                    continue
+                }
+                inWord = isWord
+                i &+= width
+            }
+        }
+        return found
     }
 
     /// ``isASCIIWordByte(_:)`` of every byte below 0x80.

@@ -14,9 +14,9 @@ struct SnippetMatcher {
     /// The first two UTF-8 bytes of every stem and prefix (all of a one-byte one): a word that
     /// begins otherwise cannot match — a Porter stem keeps its word's first two letters (a
     /// one-letter stem its first) — so most words are never normalised nor stemmed.
-    private var firstBytes = [Bool](repeating: false, count: 256)
-    private var oneByte = [Bool](repeating: false, count: 256)
-    private var pairs = [UInt64](repeating: 0, count: 1024)
+    private(set) var firstBytes = [Bool](repeating: false, count: 256)
+    private(set) var oneByte = [Bool](repeating: false, count: 256)
+    private(set) var pairs = [UInt64](repeating: 0, count: 1024)
 
     /// Number of distinct query words (keys run over `0..<keyCount`).
     private(set) var keyCount = 0
@@ -48,15 +48,20 @@ struct SnippetMatcher {
         if u.count == 1 { oneByte[Int(first)] = true } else { pairs[Int(first) << 2 | Int(u[1]) >> 6] |= 1 << (u[1] & 63) }
     }
 
-    /// Whether the word `range` of `bytes` (un-normalised) may match: false only when its first
-    /// two letters are ASCII and no stem or prefix begins with them lower-cased.
-    func mayMatch(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
-        var b0 = bytes[range.lowerBound]
+    /// Whether the word that begins at `i` of `bytes` (un-normalised) may match: false only
+    /// when its first two letters are ASCII and no stem or prefix begins with them lower-cased.
+    /// The tables are ``firstBytes``, ``oneByte`` and ``pairs``.
+    @inline(__always)
+    static func mayMatch(
+        _ bytes: UnsafeBufferPointer<UInt8>, at i: Int, limit: Int, first: UnsafeBufferPointer<Bool>, one: UnsafeBufferPointer<Bool>,
+        pairs: UnsafeBufferPointer<UInt64>
+    ) -> Bool {
+        var b0 = bytes[i]
         guard b0 < 0x80 else { return true }
         if b0 >= 0x41 && b0 <= 0x5A { b0 += 32 }
-        guard firstBytes[Int(b0)] else { return false }
-        if oneByte[Int(b0)] || range.count < 2 { return true }
-        var b1 = bytes[range.lowerBound + 1]
+        guard first[Int(b0)] else { return false }
+        if one[Int(b0)] || i + 1 >= limit { return true }
+        var b1 = bytes[i + 1]
         guard b1 < 0x80 else { return true }
         if b1 >= 0x41 && b1 <= 0x5A { b1 += 32 }
         return pairs[Int(b0) << 2 | Int(b1) >> 6] & (1 << (b1 & 63)) != 0

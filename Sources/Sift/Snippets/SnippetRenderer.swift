@@ -13,29 +13,32 @@ struct SnippetRenderer {
         var out: [UInt8] = []
         out.reserveCapacity(range.count + 8)
         if ellipses.leading { out += Self.ellipsis }
+        let floor = out.count
         var moved: [Range<Int>] = []
         moved.reserveCapacity(highlights.count)
         var next = 0  // the next highlight to open or close
         var openedAt = -1
         var pendingSpace = false
-        var i = range.lowerBound
-        while i < range.upperBound {
-            let width = Self.scalarWidth(bytes[i])
-            let end = min(i + width, range.upperBound)
-            if openedAt >= 0 && next < highlights.count && highlights[next].upperBound == i {
-                moved.append(openedAt..<out.count)
-                openedAt = -1
-                next += 1
+        bytes.withUnsafeBufferPointer { p in
+            var i = range.lowerBound
+            while i < range.upperBound {
+                let lead = p[i]
+                let width = lead < 0x80 ? 1 : min(Self.scalarWidth(lead), range.upperBound - i)
+                if openedAt >= 0 && highlights[next].upperBound == i {
+                    moved.append(openedAt..<out.count)
+                    openedAt = -1
+                    next += 1
+                }
+                if lead < 0x80 ? (lead <= 0x20 || lead == 0x7F) : Self.isSpaceOrControl(p, at: i, width: width) {
+                    pendingSpace = true
+                } else {
+                    if pendingSpace && out.count > floor { out.append(0x20) }
+                    pendingSpace = false
+                    if openedAt < 0 && next < highlights.count && highlights[next].lowerBound == i { openedAt = out.count }
+                    for k in i..<(i + width) { out.append(p[k]) }
+                }
+                i += width
             }
-            if Self.isSpaceOrControl(bytes[i..<end]) {
-                pendingSpace = true
-            } else {
-                if pendingSpace && out.count > (ellipses.leading ? Self.ellipsis.count : 0) { out.append(0x20) }
-                pendingSpace = false
-                if openedAt < 0 && next < highlights.count && highlights[next].lowerBound == i { openedAt = out.count }
-                out += bytes[i..<end]
-            }
-            i = end
         }
         if openedAt >= 0 { moved.append(openedAt..<out.count) }
         if ellipses.trailing { out += Self.ellipsis }
@@ -65,12 +68,11 @@ struct SnippetRenderer {
         return (value, width)
     }
 
-    /// Whether the scalar whose UTF-8 is `scalar` is white space or a control character.
-    static func isSpaceOrControl(_ scalar: ArraySlice<UInt8>) -> Bool {
-        let lead = scalar.first!
-        if lead < 0x80 { return lead <= 0x20 || lead == 0x7F }
+    /// Whether the non-ASCII scalar of `width` bytes at `i` is white space or a control character.
+    static func isSpaceOrControl(_ p: UnsafeBufferPointer<UInt8>, at i: Int, width: Int) -> Bool {
+        let lead = p[i]
         var value = UInt32(lead) & (lead >= 0xF0 ? 0x07 : lead >= 0xE0 ? 0x0F : 0x1F)
-        for b in scalar.dropFirst() { value = value << 6 | UInt32(b & 0x3F) }
+        for k in (i + 1)..<(i + max(1, width)) { value = value << 6 | UInt32(p[k] & 0x3F) }
         guard let s = Unicode.Scalar(value) else { return false }
         return s.properties.isWhitespace || s.properties.generalCategory == .control
             || s.properties.generalCategory == .lineSeparator || s.properties.generalCategory == .paragraphSeparator
