@@ -47,7 +47,13 @@ struct MatchedText {
         }
         var keyed: [(Range<Int>, Int)] = []
         for range in found {
-            let word = analyzer.normalize(String(decoding: bytes[range], as: UTF8.self))
+            // An ASCII word's normal form is its lower case (the analyser's rule); others ask it.
+            let word: String?
+            if bytes[range].allSatisfy({ $0 < 0x80 }) {
+                word = String(decoding: bytes[range].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+            } else {
+                word = analyzer.normalize(String(decoding: bytes[range], as: UTF8.self))
+            }
             if let key = word.flatMap(matcher.key(of:)) { keyed.append((range, key)) }
         }
         // Scalar offsets of the matches and of the end, in one count of the lead bytes.
