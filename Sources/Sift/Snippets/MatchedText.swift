@@ -46,33 +46,43 @@ struct MatchedText {
             }
         }
         var keyed: [(Range<Int>, Int)] = []
+        var lower: [UInt8] = []
         for range in found {
             // An ASCII word's normal form is its lower case (the analyser's rule); others ask it.
             let word: String?
             if bytes[range].allSatisfy({ $0 < 0x80 }) {
-                word = String(decoding: bytes[range].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+                lower.removeAll(keepingCapacity: true)
+                for b in bytes[range] { lower.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
+                word = String(decoding: lower, as: UTF8.self)
             } else {
                 word = analyzer.normalize(String(decoding: bytes[range], as: UTF8.self))
             }
             if let key = word.flatMap(matcher.key(of:)) { keyed.append((range, key)) }
         }
         // Scalar offsets of the matches and of the end, in one count of the lead bytes.
-        var scalar = 0, at = 0
-        func advance(to byte: Int) {
-            while at < byte {
-                if bytes[at] & 0xC0 != 0x80 { scalar += 1 }
-                at += 1
+        var words: [Word] = []
+        words.reserveCapacity(keyed.count)
+        scalarCount = bytes.withUnsafeBufferPointer { p in
+            var scalar = 0, at = 0
+            for (range, key) in keyed {
+                while at < range.lowerBound {
+                    if p[at] & 0xC0 != 0x80 { scalar &+= 1 }
+                    at &+= 1
+                }
+                let start = scalar
+                while at < range.upperBound {
+                    if p[at] & 0xC0 != 0x80 { scalar &+= 1 }
+                    at &+= 1
+                }
+                words.append(Word(bytes: range, scalars: start..<scalar, key: key))
             }
+            while at < p.count {
+                if p[at] & 0xC0 != 0x80 { scalar &+= 1 }
+                at &+= 1
+            }
+            return scalar
         }
-        matches.reserveCapacity(keyed.count)
-        for (range, key) in keyed {
-            advance(to: range.lowerBound)
-            let start = scalar
-            advance(to: range.upperBound)
-            matches.append(Word(bytes: range, scalars: start..<scalar, key: key))
-        }
-        advance(to: bytes.count)
-        scalarCount = scalar
+        matches = words
     }
 
     /// The words of `p[0..<limit]` that may match: those that begin with a non-ASCII scalar and
