@@ -25,39 +25,31 @@ struct MatchedText {
     /// analyser itself, and only those whose first two letters may match (`matcher`).
     /// At most the first `byteLimit` bytes are searched.
     /// - Complexity: O(n) in the UTF-8 length of `text`, without an allocation per word.
-    init(_ text: String, analyzer: Analyzer, matcher: SnippetMatcher, byteLimit: Int = 1 << 16) {
+    init(_ text: String, analyzer: Analyzer, matcher: SnippetMatcher, windowLength: Int = 160, byteLimit: Int = 1 << 16) {
         self.text = text
         let bytes = Array(text.utf8)
         self.bytes = bytes
         byteCount = bytes.count
-        var found: [Range<Int>] = []
+        var keyed: [(Range<Int>, Int)] = []
         if !matcher.isEmpty {
             let limit = min(bytes.count, byteLimit)
+            var stop = StopRule(keys: matcher.keyCount, length: windowLength)
             matcher.firstBytes.withUnsafeBufferPointer { first in
                 matcher.oneByte.withUnsafeBufferPointer { one in
                     matcher.pairs.withUnsafeBufferPointer { pairs in
                         bytes.withUnsafeBufferPointer { p in
-                            found = Self.candidates(p, limit: limit) { i in
+                            var lower: [UInt8] = []
+                            Self.candidates(p, limit: limit) { i in
                                 SnippetMatcher.mayMatch(p, at: i, limit: limit, first: first, one: one, pairs: pairs)
+                            } found: { range in
+                                guard let key = Self.key(of: p, range, analyzer: analyzer, matcher: matcher, buffer: &lower) else { return limit }
+                                keyed.append((range, key))
+                                return stop.limit(after: keyed)
                             }
                         }
                     }
                 }
             }
-        }
-        var keyed: [(Range<Int>, Int)] = []
-        var lower: [UInt8] = []
-        for range in found {
-            // An ASCII word's normal form is its lower case (the analyser's rule); others ask it.
-            let word: String?
-            if bytes[range].allSatisfy({ $0 < 0x80 }) {
-                lower.removeAll(keepingCapacity: true)
-                for b in bytes[range] { lower.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
-                word = String(decoding: lower, as: UTF8.self)
-            } else {
-                word = analyzer.normalize(String(decoding: bytes[range], as: UTF8.self))
-            }
-            if let key = word.flatMap(matcher.key(of:)) { keyed.append((range, key)) }
         }
         // Scalar offsets of the matches and of the end, in one count of the lead bytes.
         var words: [Word] = []
@@ -88,8 +80,10 @@ struct MatchedText {
     /// The words of `p[0..<limit]` that may match: those that begin with a non-ASCII scalar and
     /// those for which `mayMatch(start)` holds.
     @inline(__always)
-    private static func candidates(_ p: UnsafeBufferPointer<UInt8>, limit: Int, mayMatch: (Int) -> Bool) -> [Range<Int>] {
-        var found: [Range<Int>] = []
+    private static func candidates(
+        _ p: UnsafeBufferPointer<UInt8>, limit: Int, mayMatch: (Int) -> Bool, found: (Range<Int>) -> Int
+    ) {
+        var limit = limit
         var i = 0, inWord = false
         asciiWordBytes.withUnsafeBufferPointer { table in
             while i < limit {
@@ -99,7 +93,7 @@ struct MatchedText {
                     let isWord = table[Int(b)]
                     if isWord && !inWord && mayMatch(i) {
                         let end = wordEnd(p, from: i, limit: limit)
-                        found.append(i..<end)
+                        limit = min(limit, found(i..<end))
                         (i, inWord) = (end, false)
                         continue
                     }
@@ -111,7 +105,7 @@ struct MatchedText {
                 let isWord = Unicode.Scalar(value).map(Analyzer.isWordScalar) ?? false
                 if isWord && !inWord {
                     let end = wordEnd(p, from: i, limit: limit)
-                    found.append(i..<end)
+                    limit = min(limit, found(i..<end))
                     (i, inWord) = (end, false)
                     continue
                 }
@@ -119,7 +113,54 @@ struct MatchedText {
                 i &+= width
             }
         }
-        return found
+    }
+
+    /// The query word that the word `range` of `p` matches: an ASCII word's normal form is its
+    /// lower case (the analyser's rule), others are normalised by the analyser.
+    private static func key(
+        of p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, analyzer: Analyzer, matcher: SnippetMatcher, buffer: inout [UInt8]
+    ) -> Int? {
+        let slice = UnsafeBufferPointer(rebasing: p[range])
+        let word: String?
+        if slice.allSatisfy({ $0 < 0x80 }) {
+            buffer.removeAll(keepingCapacity: true)
+            for b in slice { buffer.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
+            word = String(decoding: buffer, as: UTF8.self)
+        } else {
+            word = analyzer.normalize(String(decoding: slice, as: UTF8.self))
+        }
+        return word.flatMap(matcher.key(of:))
+    }
+
+    /// When the scan may stop: once some run of matches within `length` bytes (so within
+    /// `length` scalars) holds every query word, no later passage can hold more, and an earlier
+    /// one that does ends by then; the scan goes on only as far as that passage may reach
+    /// (4 bytes a scalar), for its highlights.
+    struct StopRule {
+        let keys: Int
+        let length: Int
+        private var counts: [Int]
+        private var distinct = 0
+        private var first = 0
+
+        init(keys: Int, length: Int) {
+            self.keys = keys
+            self.length = length
+            counts = [Int](repeating: 0, count: keys)
+        }
+
+        /// The byte offset the scan may stop at, given the matches so far (one was just added).
+        mutating func limit(after matches: [(Range<Int>, Int)]) -> Int {
+            let last = matches[matches.count - 1]
+            if counts[last.1] == 0 { distinct += 1 }
+            counts[last.1] += 1
+            while first < matches.count - 1 && last.0.upperBound - matches[first].0.lowerBound > length {
+                counts[matches[first].1] -= 1
+                if counts[matches[first].1] == 0 { distinct -= 1 }
+                first += 1
+            }
+            return distinct == keys ? last.0.upperBound + 4 * length : Int.max
+        }
     }
 
     /// ``isASCIIWordByte(_:)`` of every byte below 0x80.

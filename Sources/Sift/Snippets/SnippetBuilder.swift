@@ -31,9 +31,9 @@ struct SnippetBuilder {
     /// - Complexity: O(n) in the UTF-8 length of its title and content; with an embedder and
     ///   no word matching, one embedding per sentence of at most the first few.
     mutating func snippet(for item: SearchableItem) -> Snippet? {
-        let content = MatchedText(item.content, analyzer: analyzer, matcher: matcher)
+        let content = MatchedText(item.content, analyzer: analyzer, matcher: matcher, windowLength: window.length)
         if !content.matches.isEmpty { return window.snippet(of: content) }
-        let title = MatchedText(item.title, analyzer: analyzer, matcher: matcher)
+        let title = MatchedText(item.title, analyzer: analyzer, matcher: matcher, windowLength: window.length)
         if !title.matches.isEmpty { return window.snippet(of: title) }
         if let sentence = closestSentence(in: content), let s = Self.nonEmpty(window.snippet(of: content, sentence: sentence)) {
             return s
