@@ -57,22 +57,13 @@ struct MatchedText {
         scalarCount = bytes.withUnsafeBufferPointer { p in
             var scalar = 0, at = 0
             for (range, key) in keyed {
-                while at < range.lowerBound {
-                    if p[at] & 0xC0 != 0x80 { scalar &+= 1 }
-                    at &+= 1
-                }
+                scalar += Self.scalarCount(p, at..<range.lowerBound)
                 let start = scalar
-                while at < range.upperBound {
-                    if p[at] & 0xC0 != 0x80 { scalar &+= 1 }
-                    at &+= 1
-                }
+                scalar += Self.scalarCount(p, range)
+                at = range.upperBound
                 words.append(Word(bytes: range, scalars: start..<scalar, key: key))
             }
-            while at < p.count {
-                if p[at] & 0xC0 != 0x80 { scalar &+= 1 }
-                at &+= 1
-            }
-            return scalar
+            return scalar + Self.scalarCount(p, at..<p.count)
         }
         matches = words
     }
@@ -161,6 +152,26 @@ struct MatchedText {
             }
             return distinct == keys ? last.0.upperBound + 4 * length : Int.max
         }
+    }
+
+    /// The number of Unicode scalars in `p[range]` (a range on scalar boundaries): its bytes
+    /// less its continuation bytes (0b10xxxxxx), counted eight at a time.
+    static func scalarCount(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+        var continuations = 0
+        var i = range.lowerBound
+        if let base = p.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i + 8 <= range.upperBound {
+                let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                continuations += (x & ~(x << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+                i += 8
+            }
+        }
+        while i < range.upperBound {
+            if p[i] & 0xC0 == 0x80 { continuations += 1 }
+            i += 1
+        }
+        return range.count - continuations
     }
 
     /// ``isASCIIWordByte(_:)`` of every byte below 0x80.
