@@ -116,7 +116,9 @@ public func fuzzSnippet(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(snippet.text.utf8)
     var previous = -1
     for r in snippet.highlights {
-        guard r.lowerBound > previous, r.lowerBound < r.upperBound, r.upperBound <= bytes.count else { fatalError("highlight \(r) of \(bytes.count) bytes") }
+        guard r.lowerBound > previous, r.lowerBound < r.upperBound, r.upperBound <= bytes.count else {
+            fatalError("highlight \(r) of \(bytes.count) bytes")
+        }
         guard bytes[r.lowerBound] & 0xC0 != 0x80, r.upperBound == bytes.count || bytes[r.upperBound] & 0xC0 != 0x80 else {
             fatalError("highlight \(r) inside a scalar")
         }

@@ -42,7 +42,9 @@ struct MatchedText {
                             Self.candidates(p, limit: limit) { i in
                                 SnippetMatcher.mayMatch(p, at: i, limit: limit, first: first, one: one, pairs: pairs)
                             } found: { range in
-                                guard let key = Self.key(of: p, range, analyzer: analyzer, matcher: matcher, buffer: &lower) else { return limit }
+                                guard let key = Self.key(of: p, range, analyzer: analyzer, matcher: matcher, buffer: &lower) else {
+                                    return limit
+                                }
                                 keyed.append((range, key))
                                 return stop.limit(after: keyed)
                             }

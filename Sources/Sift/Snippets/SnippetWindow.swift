@@ -71,7 +71,8 @@ struct SnippetWindow {
             end = matched.scalarCount
             start = max(0, min(start, end - length))
         }
-        let anchor = matched.matches.first { $0.scalars.lowerBound >= span.lowerBound }.map { ($0.bytes.lowerBound, $0.scalars.lowerBound) } ?? (0, 0)
+        let anchor = matched.matches.first { $0.scalars.lowerBound >= span.lowerBound }
+            .map { ($0.bytes.lowerBound, $0.scalars.lowerBound) } ?? (0, 0)
         var region = self.region(matched, start: start, end: end, anchor: anchor)
         if start > 0, let sentence = sentenceStart(in: matched, region.words, upTo: span.lowerBound) {
             start = sentence.scalars.lowerBound

@@ -44,11 +44,14 @@ extension Reliability.FuzzTests {
             if rng.chance(0.5) {
                 // Words of the item, perhaps cut short (typed), perhaps mutated.
                 let words = Analyzer().tokens(item.content + " " + item.title).map(\.text)
-                query = (0..<rng.int(1..<4)).map { _ in words.isEmpty ? "" : String(rng.pick(words).prefix(rng.int(1..<8))) }.joined(separator: " ")
+                query = (0..<rng.int(1..<4)).map { _ in words.isEmpty ? "" : String(rng.pick(words).prefix(rng.int(1..<8))) }
+                    .joined(separator: " ")
             } else {
                 query = Self.query(&rng, &mutator)
             }
-            if rng.chance(0.2) { query = String(decoding: mutator.mutate(Array(query.utf8), dictionary: Self.snippetDictionary), as: UTF8.self) }
+            if rng.chance(0.2) {
+                query = String(decoding: mutator.mutate(Array(query.utf8), dictionary: Self.snippetDictionary), as: UTF8.self)
+            }
             let fixture = SnippetFixture([item], embedder: rng.pick(models))
             let length = rng.pick([1, 5, 40, 160, 161, 400])
             guard let snippet = fixture.snippet(item, query, typing: rng.chance(0.5), length: length) else {
