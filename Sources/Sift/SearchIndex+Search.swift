@@ -17,17 +17,20 @@ extension SearchIndex {
         let mode = try effectiveMode(query.mode, started: started, report: &report)
         var (filter, boostDomains) = filters(query, parsed: parsed, now: now, report: &report)
 
-        let results: [SearchResult]
+        var results: [SearchResult]
+        var terms: [KeywordIndex.QueryTerm] = []
         if state.keyword.analyzer.terms(parsed.text).isEmpty {
             results = listNewestFirst(filter: &filter, limit: limit)
             report.filters.append("no search text left: filtered items, newest first")
         } else {
+            terms = state.keyword.queryTerms(parsed.text, prefixLastTerm: query.prefixLastTerm)
             let request = Ranker.Request(
-                text: parsed.text, terms: state.keyword.queryTerms(parsed.text, prefixLastTerm: query.prefixLastTerm), mode: mode,
+                text: parsed.text, terms: terms, mode: mode,
                 limit: limit, now: now, prefixLastTerm: query.prefixLastTerm, boostDomains: boostDomains, explain: query.explain,
                 exhaustive: query.scoresEveryCandidate)
             results = rank(request, filter: &filter, report: &report)
         }
+        if query.snippets { results = withSnippets(results, terms: terms, searchedText: parsed.text) }
         report.exclusions += filter.exclusions
         configuration.logger.log(
             LogRecord(

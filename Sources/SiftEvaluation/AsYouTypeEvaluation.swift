@@ -23,7 +23,8 @@ extension RetrievalEvaluation {
         for doc in chosen {
             let words = doc.title.split(whereSeparator: \.isWhitespace).prefix(3).map(String.init)
             let query = words[0] + " " + words[1] + " " + String(words[2].prefix(4))
-            let results = try await index.search(SearchQuery(query, limit: 3, mode: mode, understandsPhrases: false, prefixLastTerm: true)).results
+            let results = try await index.search(SearchQuery(
+                query, limit: 3, mode: mode, understandsPhrases: false, prefixLastTerm: true, snippets: false)).results
             if results.contains(where: { $0.id.rawValue == doc.id }) { found += 1 }
         }
         return AsYouTypeReport(documents: chosen.count, found: found)

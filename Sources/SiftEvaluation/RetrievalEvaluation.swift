@@ -96,7 +96,8 @@ package struct RetrievalEvaluation: Sendable {
         for qid in ids {
             let text = queryTexts?[qid] ?? dataset.queries[qid] ?? ""
             let t0 = DispatchTime.now().uptimeNanoseconds
-            let results = try await index.search(SearchQuery(text, limit: depth, mode: mode, understandsPhrases: false, prefixLastTerm: false)).results
+            let results = try await index.search(SearchQuery(
+                text, limit: depth, mode: mode, understandsPhrases: false, prefixLastTerm: false, snippets: false)).results
             latencies.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
             let ranked = results.map(\.id.rawValue)
             let judged = dataset.judgments[qid] ?? [:]

@@ -16,6 +16,7 @@ enum SearchCommand: Command {
             OptionSpec(names: ["--now"], value: "ISO8601", help: "the present for date phrases and expiry (default: the clock)"),
             OptionSpec(names: ["--literal"], value: nil, help: "do not parse date phrases or domain words"),
             OptionSpec(names: ["--explain"], value: nil, help: "show what was understood and every term of each score"),
+            OptionSpec(names: ["--no-snippets"], value: nil, help: "no passage under each result (nor \"snippet\" in --json)"),
         ],
         positionals: 1...Int.max)
 
@@ -32,12 +33,14 @@ enum SearchCommand: Command {
         let query = SearchQuery(
             a.positionals.joined(separator: " "), limit: try a.int("--limit", default: 10, range: 1...1000),
             mode: requested ?? .hybrid, domains: a.all("--domain"), since: try a.date("--since"), until: try a.date("--until"),
-            now: try a.date("--now"), understandsPhrases: !a.flag("--literal"), explain: a.flag("--explain"))
+            now: try a.date("--now"), understandsPhrases: !a.flag("--literal"), explain: a.flag("--explain"),
+            snippets: !a.flag("--no-snippets"))
         let (results, report) = try await index.search(query)
         if context.json {
             var object: [String: Any] = ["results": results.map { r -> [String: Any] in
                 var o: [String: Any] = ["id": r.id.rawValue, "domain": r.domain, "title": r.title, "score": jsonNumber(r.score), "url": r.url ?? NSNull(), "date": jsonDate(r.date)]
                 if let e = r.explanation { o["explanation"] = explanationJSON(e) }
+                if query.snippets { o["snippet"] = r.snippet.map(snippetJSON) ?? NSNull() }
                 return o
             }]
             if query.explain {
@@ -62,12 +65,31 @@ enum SearchCommand: Command {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd"
         formatter.timeZone = TimeZone(identifier: "UTC")
+        let bold = isatty(STDOUT_FILENO) == 1
         for (i, r) in results.enumerated() {
             let date = r.date.map { " " + formatter.string(from: $0) } ?? ""
             print(String(format: "%2d. %.4f  ", i + 1, r.score) + "[\(r.domain)\(date)] \(r.title)  (\(r.id))")
+            if let snippet = r.snippet { print("      " + marked(snippet, bold: bold)) }
             if let e = r.explanation { printExplanation(e) }
         }
         return .success
+    }
+
+    /// `{"text": …, "highlights": [[start, end], …]}`, the ranges in UTF-8 bytes of the text.
+    static func snippetJSON(_ snippet: Snippet) -> [String: Any] {
+        ["text": snippet.text, "highlights": snippet.highlights.map { [$0.lowerBound, $0.upperBound] }]
+    }
+
+    /// The snippet's text with its highlights in bold (ANSI), or plain.
+    static func marked(_ snippet: Snippet, bold: Bool) -> String {
+        guard bold, !snippet.highlights.isEmpty else { return snippet.text }
+        var out = ""
+        var last = snippet.text.startIndex
+        for r in snippet.highlightRanges() where r.lowerBound >= last {
+            out += snippet.text[last..<r.lowerBound] + "\u{1B}[1m" + snippet.text[r] + "\u{1B}[0m"
+            last = r.upperBound
+        }
+        return out + snippet.text[last...]
     }
 
     static func explanationJSON(_ e: Explanation) -> [String: Any] {

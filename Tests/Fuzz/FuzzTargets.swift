@@ -1,7 +1,7 @@
 // libFuzzer entry points for Sift's parsers and loaders, built by Tests/Fuzz/run.sh against the
 // library compiled with coverage, AddressSanitizer and testability (so internal decoders are
-// reachable): one binary per target, chosen with -D FUZZ_JSONL, FUZZ_QUERY, FUZZ_RECORD or
-// FUZZ_MODEL. Every input must return normally; libFuzzer and AddressSanitizer report anything
+// reachable): one binary per target, chosen with -D FUZZ_JSONL, FUZZ_QUERY, FUZZ_RECORD,
+// FUZZ_MODEL or FUZZ_SNIPPET. Every input must return normally; libFuzzer and AddressSanitizer report anything
 // else (a crash, a leak, a hang past -timeout).
 import Foundation
 @testable import Sift
@@ -91,6 +91,40 @@ public func fuzzModel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     } catch {
         if "\(error)".isEmpty { fatalError("rejection without a message") }
     }
+    return 0
+}
+#elseif FUZZ_SNIPPET
+/// The bytes as a query and an item's content (split at the first newline; invalid UTF-8
+/// repaired), the first byte choosing the passage length and whether the last word is typed.
+/// Every highlight must lie inside the snippet's text, on scalar boundaries, in order.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzSnippet(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    let flags = input.first ?? 0
+    let rest = input.dropFirst()
+    let cut = rest.firstIndex(of: 0x0A) ?? rest.endIndex
+    let query = String(decoding: rest[rest.startIndex..<cut], as: UTF8.self)
+    let content = String(decoding: rest[cut...].dropFirst(), as: UTF8.self)
+    let item = SearchableItem(id: "f", title: query.count % 2 == 0 ? "" : String(content.prefix(40)), content: content)
+    var keyword = KeywordIndex()
+    keyword.insert(item, at: 0)
+    var builder = SnippetBuilder(
+        terms: keyword.queryTerms(query, prefixLastTerm: flags & 1 == 1), queryText: query, analyzer: keyword.analyzer,
+        stemMemo: keyword.stemMemo, embedder: nil)
+    builder.window.length = [1, 20, 160, 400][Int(flags >> 1) % 4]
+    guard let snippet = builder.snippet(for: item) else { return 0 }
+    let bytes = Array(snippet.text.utf8)
+    var previous = -1
+    for r in snippet.highlights {
+        guard r.lowerBound > previous, r.lowerBound < r.upperBound, r.upperBound <= bytes.count else {
+            fatalError("highlight \(r) of \(bytes.count) bytes")
+        }
+        guard bytes[r.lowerBound] & 0xC0 != 0x80, r.upperBound == bytes.count || bytes[r.upperBound] & 0xC0 != 0x80 else {
+            fatalError("highlight \(r) inside a scalar")
+        }
+        previous = r.upperBound
+    }
+    if snippet.highlightRanges().count != snippet.highlights.count { fatalError("String.Index ranges disagree") }
     return 0
 }
 #endif

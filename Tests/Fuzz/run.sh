@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 RUNS=${SIFT_LIBFUZZER_RUNS:-100000}
 OUT=${SIFT_FUZZ_BUILD:-.build/fuzz}
-TARGETS=${SIFT_FUZZ_TARGETS:-"JSONL QUERY RECORD MODEL"}
+TARGETS=${SIFT_FUZZ_TARGETS:-"JSONL QUERY RECORD MODEL SNIPPET"}
 mkdir -p "$OUT"
 
 BLAS_INCLUDE=$(pkg-config --cflags-only-I openblas | sed 's/-I//g' | awk '{print $1}')
@@ -37,6 +37,9 @@ seed() {
         printf '%s' "last week's expenses" >"$dir/seed-1"
         printf '%s' "recipes from 2026-11-01 to 2026-11-03 and journal days since Monday" >"$dir/seed-2"
         printf '%s' "in the last 3 months between March and May 2025 on Nov 30th, 2026" >"$dir/seed-3" ;;
+    SNIPPET)
+        printf '\000%s\n%s' "cafe run" "Un café crème; running runs. 東京 に行きました。☕coffee👨‍👩‍👧" >"$dir/seed-1"
+        printf '\001%s\n%s' "esp" "Espresso, espressos and an esplanade.  e\314\201te\314\201" >"$dir/seed-2" ;;
     *)
         printf '\000\000' >"$dir/seed-1"
         printf '\001\020\377\377\377\377' >"$dir/seed-2" ;;

@@ -233,6 +233,7 @@ extension Reliability {
                 #expect(results.count <= max(0, min(query.limit, 1000)))
                 #expect(results.allSatisfy { known.contains($0.id) && !$0.score.isNaN })
                 #expect(Set(results.map(\.id)).count == results.count)
+                for snippet in results.compactMap(\.snippet) { expectValid(snippet) }
             }
             try await index.checkInvariants()
         }
