@@ -229,6 +229,7 @@ extension Reliability {
                 query.explain = rng.chance(0.3)
                 query.prefixLastTerm = rng.chance(0.5)
                 query.understandsPhrases = rng.chance(0.8)
+                query.snippets = rng.chance(0.5)
                 let (results, _) = try await index.search(query)
                 #expect(results.count <= max(0, min(query.limit, 1000)))
                 #expect(results.allSatisfy { known.contains($0.id) && !$0.score.isNaN })

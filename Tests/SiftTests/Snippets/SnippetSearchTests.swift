@@ -23,7 +23,7 @@ struct SnippetSearchTests {
         let index = try await makeIndex(embedder: WordDirectionEmbedder())
         for mode in SearchMode.allCases {
             for text in ["running shoes", "run", "sho", "shoes sunday"] {
-                let with = try await index.search(SearchQuery(text, mode: mode, now: now)).results
+                let with = try await index.search(SearchQuery(text, mode: mode, now: now, snippets: true)).results
                 let without = try await index.search(SearchQuery(text, mode: mode, now: now, snippets: false)).results
                 #expect(with.map(\.id) == without.map(\.id) && with.map(\.score) == without.map(\.score), "\(mode) \(text)")
                 #expect(without.allSatisfy { $0.snippet == nil })
@@ -31,7 +31,7 @@ struct SnippetSearchTests {
                 for result in with { if let s = result.snippet { expectValid(s) } }
             }
         }
-        let results = try await index.search(SearchQuery("running shoes", mode: .keyword, now: now)).results
+        let results = try await index.search(SearchQuery("running shoes", mode: .keyword, now: now, snippets: true)).results
         #expect(results.first?.id == "a")
         #expect(marked(results.first?.snippet) == ["Running", "shoes"])
         #expect(results.first?.snippet?.text == "Running shoes for wet trails. They grip on mud and dry fast.")
@@ -39,14 +39,14 @@ struct SnippetSearchTests {
         let rack = try #require(results.first { $0.id == "d" })
         #expect(rack.snippet?.text == "Shoe rack" && marked(rack.snippet) == ["Shoe"])
         // As you type: "sho" begins "shoes" and "Shoe".
-        let typed = try await index.search(SearchQuery("sho", mode: .keyword, now: now)).results
+        let typed = try await index.search(SearchQuery("sho", mode: .keyword, now: now, snippets: true)).results
         #expect(typed.compactMap { marked($0.snippet).first }.sorted() == ["Shoe", "shoes"])
     }
 
     @Test("A hit by meaning alone shows its closest sentence")
     func semanticHit() async throws {
         let index = try await makeIndex(embedder: SynonymEmbedder(groups: ["kitten": "cat"]))
-        let results = try await index.search(SearchQuery("kitten", mode: .semantic, now: now)).results
+        let results = try await index.search(SearchQuery("kitten", mode: .semantic, now: now, snippets: true)).results
         let pets = try #require(results.first { $0.id == "c" })
         #expect(pets.snippet == Snippet(text: "…The cat sleeps on the sofa all day.…"))
     }
@@ -54,7 +54,7 @@ struct SnippetSearchTests {
     @Test("The newest-first listing (no search words) shows each item's opening")
     func listing() async throws {
         let index = try await makeIndex(embedder: nil)
-        let results = try await index.search(SearchQuery("the", mode: .keyword, now: now)).results
+        let results = try await index.search(SearchQuery("the", mode: .keyword, now: now, snippets: true)).results
         #expect(results.count == 4)
         #expect(results.allSatisfy { $0.snippet?.highlights == [] && $0.snippet?.text.isEmpty == false })
     }

@@ -72,7 +72,7 @@ struct SnippetTests {
             SearchableItem(id: "a", title: "Folding", content: "Protein folding is slow."),
             SearchableItem(id: "b", title: "Diet", content: "A protein diet with fats."),
         ])
-        let (results, report) = try await index.search(SearchQuery("protien folding", mode: .hybrid))
+        let (results, report) = try await index.search(SearchQuery("protien folding", mode: .hybrid, snippets: true))
         #expect(report.understood.contains { $0.contains("\"protien\" → \"protein\"") })
         #expect(results.map(\.id) == ["a", "b"])
         #expect(marked(results.first?.snippet) == ["Protein", "folding"])
