@@ -75,12 +75,16 @@ struct BenchOptions {
             """,
         options: [
             option("--sizes", "N,N,...", "corpus sizes (default 1000,10000,100000; 1000000 only when asked)"),
-            option("--corpus", "FILE|DIR", """
+            option(
+                "--corpus", "FILE|DIR",
+                """
                 index a JSONL file (Sift items) or a BEIR directory (corpus.jsonl) instead of the synthetic corpus; \
                 N = its size, or each --sizes value up to it
                 """),
             option("--queries", "N", "queries per mode and size (default 1000)"),
-            option("--query-budget", "S", """
+            option(
+                "--query-budget", "S",
+                """
                 stop a mode after S seconds of queries at one size, keeping at least 100 (default 45; the row says how many ran)
                 """),
             option("--seed", "N", "seed of the corpus and the queries (default 20261202)"),
@@ -94,17 +98,23 @@ struct BenchOptions {
             option("--stand-in-model", nil, "use the model architecture with random weights (speed only)"),
             option("--no-model", nil, "keyword figures only"),
             option("--no-teacher", nil, "skip the teacher peer"),
-            option("--teacher-python", "PATH", """
+            option(
+                "--teacher-python", "PATH",
+                """
                 the Python of the teacher venv (default $SIFT_TRAIN_CACHE/venv or ~/.cache/sift-train/venv)
                 """),
             option("--no-fts5", nil, "skip the SQLite FTS5 peer"),
             option("--no-int8", nil, "skip semantic and hybrid with the int8 quantized scan"),
-            option("--int8-components", "P", """
+            option(
+                "--int8-components", "P",
+                """
                 the int8 copy codes only each vector's first P components (a multiple of 32; \
                 Configuration.quantizedScanComponents)
                 """),
             option("--modes", "M,M,...", "query modes to measure (default keyword,semantic,hybrid)"),
-            option("--keyword-candidates", "N", """
+            option(
+                "--keyword-candidates", "N",
+                """
                 hybrid keeps the keyword matches scoring at least the N-th best BM25F (and those whose title may begin with \
                 the query) as candidates (FusionParameters.keywordCandidates; default 0: every match)
                 """),
@@ -127,7 +137,9 @@ struct BenchOptions {
         option("--profile-memory", nil, "resident bytes per item of each in-memory structure"),
         option("--profile-scan", nil, "the bare fp32, fp16 and int8 scans beside one read of the matrix"),
         option("--profile-postings", nil, "postings touched per query and prefix expansions"),
-        option("--profile-nominators", nil, """
+        option(
+            "--profile-nominators", nil,
+            """
             how many of the exact top 10 and top 100 the int8 copy (all components, or the first 64 or 128), or sign bits, \
             nominate among 500…8,000 nominees, on the model's vectors of the corpus
             """),
@@ -191,7 +203,10 @@ extension BenchOptions {
         if quick {
             if !sizesGiven { sizes = [200, 1_000] }
             if p.value("--queries") == nil { queries = 100 }
-            if p.value("--embed-texts") == nil && p.value("--teacher-texts") == nil { embedTexts = 2_000; teacherTexts = 64 }
+            if p.value("--embed-texts") == nil && p.value("--teacher-texts") == nil {
+                embedTexts = 2_000
+                teacherTexts = 64
+            }
             openRuns = 1
         }
         teacherTexts = min(teacherTexts, embedTexts)

@@ -45,7 +45,10 @@ enum BenchQueries {
             var want = 1
             var u = rng.unit()
             for (n, w) in wordCountWeights {
-                if u < w { want = n; break }
+                if u < w {
+                    want = n
+                    break
+                }
                 u -= w
             }
             let start = rng.below(words.count)
@@ -87,9 +90,7 @@ enum BenchQueries {
             current.removeAll(keepingCapacity: true)
         }
         for b in text.utf8 {
-            if b >= 0x61 && b <= 0x7A { current.append(b) }
-            else if b >= 0x41 && b <= 0x5A { current.append(b + 32) }
-            else { flush() }
+            if b >= 0x61 && b <= 0x7A { current.append(b) } else if b >= 0x41 && b <= 0x5A { current.append(b + 32) } else { flush() }
         }
         flush()
         return words
@@ -126,7 +127,6 @@ enum BenchQueries {
 
 /// SplitMix64, for the benchmark's own draws (queries, stand-in weights, bound matrix).
 typealias BenchRandom = SplitMix64
-
 
 extension SplitMix64 {
     /// Uniform float in [-1, 1).

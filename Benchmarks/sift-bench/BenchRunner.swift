@@ -51,7 +51,8 @@ struct BenchRunner {
         var sink: Float = 0
         /// (wall-clock texts/s, texts per CPU-second of this thread)
         func pass(_ texts: ArraySlice<String>) -> (Double, Double) {
-            let start = monotonicNanoseconds(), cpu = threadCPUNanoseconds()
+            let start = monotonicNanoseconds()
+            let cpu = threadCPUNanoseconds()
             for t in texts {
                 embedder.embed(t, into: buffer)
                 sink += buffer[0]
@@ -95,7 +96,8 @@ struct BenchRunner {
         let items = source.items(n)
         let queries = BenchQueries.make(from: items, count: options.queries, seed: options.seed ^ UInt64(n))
         let kinds = Dictionary(grouping: queries, by: \.kind).mapValues(\.count)
-        queryMix = "\(queries.count) queries per mode: \(kinds[.plain] ?? 0) plain, \(kinds[.prefix] ?? 0) prefix, \(kinds[.typo] ?? 0) typo; 1–4 words from one item; limit 10\(options.keywordCandidates > 0 ? "; hybrid takes at most \(options.keywordCandidates) keyword matches as candidates (--keyword-candidates)" : "")"
+        queryMix =
+            "\(queries.count) queries per mode: \(kinds[.plain] ?? 0) plain, \(kinds[.prefix] ?? 0) prefix, \(kinds[.typo] ?? 0) typo; 1–4 words from one item; limit 10\(options.keywordCandidates > 0 ? "; hybrid takes at most \(options.keywordCandidates) keyword matches as candidates (--keyword-candidates)" : "")"
         let warmUp = min(20, queries.count)
         let budget = options.queryBudgetSeconds
 
@@ -104,15 +106,19 @@ struct BenchRunner {
         try? FileManager.default.removeItem(atPath: directory)
         var indexRow = ResultRow(n: n, measure: "index")
         let start = monotonicNanoseconds()
-        var index: SearchIndex? = try SearchIndex(configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder, fusion: options.fusion))
-        var done = 0, reported = 0
+        var index: SearchIndex? = try SearchIndex(
+            configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder, fusion: options.fusion))
+        var done = 0
+        var reported = 0
         while done < items.count {
             let end = min(done + options.batch, items.count)
             try await index!.upsert(Array(items[done..<end]))
             done = end
             if done * 10 / items.count > reported && items.count >= 10_000 {
                 reported = done * 10 / items.count
-                Progress.log("N=\(n): Sift indexed \(done) items (\(TableFormat.rate(Double(done) / (Double(monotonicNanoseconds() - start) / 1e9))) items/s)")
+                Progress.log(
+                    "N=\(n): Sift indexed \(done) items (\(TableFormat.rate(Double(done) / (Double(monotonicNanoseconds() - start) / 1e9))) items/s)"
+                )
             }
         }
         let indexSeconds = Double(monotonicNanoseconds() - start) / 1e9
@@ -142,7 +148,9 @@ struct BenchRunner {
                 row.set("mean_ms", s.mean)
                 row.set("queries", latencies.count)
                 row.set("mean_hits", hits)
-                if mode != .keyword && options.int8 { exactTop[mode] = try await Self.topIDs(index!, queries.prefix(Self.agreementQueries), mode: mode) }
+                if mode != .keyword && options.int8 {
+                    exactTop[mode] = try await Self.topIDs(index!, queries.prefix(Self.agreementQueries), mode: mode)
+                }
             }
             queryRows[mode] = row
         }
@@ -151,7 +159,8 @@ struct BenchRunner {
         let snapshotStart = monotonicNanoseconds()
         let snapshotSaved = await index!.saveSnapshot()
         let snapshotMilliseconds = Double(monotonicNanoseconds() - snapshotStart) / 1e6
-        let snapshotBytes = (try? FileManager.default.attributesOfItem(atPath: directory + "/index.snapshot")[.size] as? NSNumber)?.intValue ?? 0
+        let snapshotBytes =
+            (try? FileManager.default.attributesOfItem(atPath: directory + "/index.snapshot")[.size] as? NSNumber)?.intValue ?? 0
         index = nil  // closes the store (checkpointing the WAL)
         let siftDisk = Machine.diskBytes(directory)
 
@@ -159,7 +168,10 @@ struct BenchRunner {
         let int8Modes = [SearchMode.semantic, .hybrid].filter { options.modes.contains($0.rawValue) }
         if options.int8, embedder != nil, !int8Modes.isEmpty {
             Progress.log("N=\(n): opening the store with the int8 quantized scan")
-            let quantized = try SearchIndex(configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder, fusion: options.fusion, quantizedScan: true, quantizedScanComponents: options.quantizedComponents, readOnly: true))
+            let quantized = try SearchIndex(
+                configuration: .init(
+                    directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder, fusion: options.fusion,
+                    quantizedScan: true, quantizedScanComponents: options.quantizedComponents, readOnly: true))
             for mode in int8Modes {
                 Progress.log("N=\(n): Sift \(mode.rawValue) queries, int8 scan")
                 let (latencies, hits) = try await Self.latencies(quantized, queries, mode: mode, warmUp: warmUp, budget: budget)
@@ -174,8 +186,12 @@ struct BenchRunner {
                 if let exact = exactTop[mode] {
                     // The share of the exact top 10 that the int8 scan's top 10 holds.
                     let approximate = try await Self.topIDs(quantized, queries.prefix(Self.agreementQueries), mode: mode)
-                    var shared = 0, total = 0
-                    for (a, b) in zip(exact, approximate) { shared += Set(a).intersection(b).count; total += a.count }
+                    var shared = 0
+                    var total = 0
+                    for (a, b) in zip(exact, approximate) {
+                        shared += Set(a).intersection(b).count
+                        total += a.count
+                    }
                     row.set("int8_recall_at_10", total > 0 ? Double(shared) / Double(total) : 1)
                 }
                 if let p = options.quantizedComponents { row.set("int8_components", p) }
@@ -200,7 +216,10 @@ struct BenchRunner {
         openRow.set("snapshot_saved", snapshotSaved ? "yes" : "no")
         openRow.set("snapshot_write_ms", snapshotMilliseconds)
         openRow.set("snapshot_bytes", snapshotBytes)
-        openRow.set("note", "new SearchIndex on the store in a fresh process; store and snapshot pages in the OS cache; snapshot written by saveSnapshot() after the queries, timed apart (snapshot_write_ms)")
+        openRow.set(
+            "note",
+            "new SearchIndex on the store in a fresh process; store and snapshot pages in the OS cache; snapshot written by saveSnapshot() after the queries, timed apart (snapshot_write_ms)"
+        )
         var memoryRow = ResultRow(n: n, measure: "memory")
         if let first = opens.first {
             memoryRow.set("bytes_per_item", first.bytesPerItemBeyondText)
@@ -212,7 +231,10 @@ struct BenchRunner {
         }
         memoryRow.set("disk_bytes_per_item", Double(siftDisk) / Double(n))
         memoryRow.set("snapshot_bytes_per_item", Double(snapshotBytes) / Double(n))
-        memoryRow.set("note", "RSS after opening minus before (both after malloc_trim), minus the items' text, per item; untrimmed_bytes_per_item: before the trim")
+        memoryRow.set(
+            "note",
+            "RSS after opening minus before (both after malloc_trim), minus the items' text, per item; untrimmed_bytes_per_item: before the trim"
+        )
 
         // Peer: SQLite FTS5 on the same items and queries.
         var keywordPeerNote: String?
@@ -273,7 +295,9 @@ struct BenchRunner {
     /// Latency in ms of each query through `SearchIndex.search` (actor hop included), after
     /// `warmUp` untimed queries, in order until all are done or `budget` seconds have passed (at
     /// least 100 are always timed); and the mean number of results of the timed queries.
-    static func latencies(_ index: SearchIndex, _ queries: [BenchQuery], mode: SearchMode, warmUp: Int, budget: Double) async throws -> ([Double], Double) {
+    static func latencies(_ index: SearchIndex, _ queries: [BenchQuery], mode: SearchMode, warmUp: Int, budget: Double) async throws -> (
+        [Double], Double
+    ) {
         func query(_ q: BenchQuery) -> SearchQuery {
             SearchQuery(q.text, limit: 10, mode: mode, prefixLastTerm: q.isPrefix)
         }
@@ -300,7 +324,8 @@ struct BenchRunner {
     static func topIDs(_ index: SearchIndex, _ queries: ArraySlice<BenchQuery>, mode: SearchMode) async throws -> [[String]] {
         var all: [[String]] = []
         for q in queries {
-            all.append(try await index.search(SearchQuery(q.text, limit: 10, mode: mode, prefixLastTerm: q.isPrefix)).results.map(\.id.rawValue))
+            all.append(
+                try await index.search(SearchQuery(q.text, limit: 10, mode: mode, prefixLastTerm: q.isPrefix)).results.map(\.id.rawValue))
         }
         return all
     }
@@ -338,7 +363,8 @@ struct BenchRunner {
             }
             return LatencySummary(scans).p50
         }
-        let scanMs = scan(vectors), scanHalfMs = scan(halves)
+        let scanMs = scan(vectors)
+        let scanHalfMs = scan(halves)
         sink += vectors.streamMatrixOnce()
         // One thread, and every core reading its share: the bound is the faster of the two.
         let threads = max(1, Machine.processors)
@@ -375,10 +401,18 @@ struct BenchRunner {
             if let p50 = h.number("p50_ms") {
                 let int8 = h.number("int8_p50_ms")
                 let int8Text = int8.map { "; int8 scan p50 \(ms($0)) ms" } ?? ""
-                checks.append(TargetCheck(name: "hybrid p50 at 100k\(suffix)", target: "≤ 1.5 × fp32 bandwidth bound (\(ms(1.5 * bound)) ms here), or ≤ 1.5 ms with a quantized scan",
-                                          measured: "p50 \(ms(p50)) ms = \(TableFormat.ratio(p50 / bound)) the bound \(ms(bound)) ms (bare scan fp32 \(ms(h.number("scan_ms"))) ms, fp16 \(ms(h.number("scan_fp16_ms"))) ms)\(int8Text)", met: p50 <= 1.5 * bound || (int8 ?? .infinity) <= 1.5))
+                checks.append(
+                    TargetCheck(
+                        name: "hybrid p50 at 100k\(suffix)",
+                        target: "≤ 1.5 × fp32 bandwidth bound (\(ms(1.5 * bound)) ms here), or ≤ 1.5 ms with a quantized scan",
+                        measured:
+                            "p50 \(ms(p50)) ms = \(TableFormat.ratio(p50 / bound)) the bound \(ms(bound)) ms (bare scan fp32 \(ms(h.number("scan_ms"))) ms, fp16 \(ms(h.number("scan_fp16_ms"))) ms)\(int8Text)",
+                        met: p50 <= 1.5 * bound || (int8 ?? .infinity) <= 1.5))
             } else {
-                checks.append(TargetCheck(name: "hybrid p50 at 100k\(suffix)", target: "≤ 1.5 × bound (\(ms(1.5 * bound)) ms)", measured: BenchRunner.noModel, met: nil))
+                checks.append(
+                    TargetCheck(
+                        name: "hybrid p50 at 100k\(suffix)", target: "≤ 1.5 × bound (\(ms(1.5 * bound)) ms)", measured: BenchRunner.noModel,
+                        met: nil))
             }
         }
         if let h = row("query.hybrid", 1_000_000) {
@@ -390,38 +424,64 @@ struct BenchRunner {
             }
             let bounded = options.keywordCandidates > 0 ? "; keyword candidates bounded at \(options.keywordCandidates)" : ""
             let measured = h.number("p50_ms").map { "p50 \(ms($0)) ms" + (int8 ?? "") + bounded }
-            checks.append(TargetCheck(name: "hybrid p50 at 1M", target: "≤ 15 ms", measured: measured ?? BenchRunner.noModel, met: best.map { $0 <= 15 }))
+            checks.append(
+                TargetCheck(
+                    name: "hybrid p50 at 1M", target: "≤ 15 ms", measured: measured ?? BenchRunner.noModel, met: best.map { $0 <= 15 }))
         }
         if let k = row("query.keyword", at), let p50 = k.number("p50_ms") {
             checks.append(TargetCheck(name: "keyword p50\(suffix)", target: "≤ 0.5 ms", measured: "p50 \(ms(p50)) ms", met: p50 <= 0.5))
             if let peer = k.number("peer_p50_ms") {
-                checks.append(TargetCheck(name: "keyword vs FTS5\(suffix)", target: "≥ 5× faster than FTS5 p50", measured: "FTS5 p50 \(ms(peer)) ms → \(TableFormat.ratio(peer / p50))", met: peer / p50 >= 5))
+                checks.append(
+                    TargetCheck(
+                        name: "keyword vs FTS5\(suffix)", target: "≥ 5× faster than FTS5 p50",
+                        measured: "FTS5 p50 \(ms(peer)) ms → \(TableFormat.ratio(peer / p50))", met: peer / p50 >= 5))
             }
         }
         if let e = rows.first(where: { $0.measure == "embed" }) {
             if let perSecond = e.number("per_s") {
-                checks.append(TargetCheck(name: "embedding", target: "≥ 30,000 texts/s on one core (30-word texts)", measured: "\(TableFormat.rate(perSecond)) texts/s", met: perSecond >= 30_000))
+                checks.append(
+                    TargetCheck(
+                        name: "embedding", target: "≥ 30,000 texts/s on one core (30-word texts)",
+                        measured: "\(TableFormat.rate(perSecond)) texts/s", met: perSecond >= 30_000))
                 if let ratio = e.number("ratio") {
-                    checks.append(TargetCheck(name: "embedding vs teacher", target: "≥ 300× the teacher", measured: "\(TableFormat.ratio(ratio)) (teacher \(TableFormat.rate(e.number("peer_per_s"))) texts/s)", met: ratio >= 300))
+                    checks.append(
+                        TargetCheck(
+                            name: "embedding vs teacher", target: "≥ 300× the teacher",
+                            measured: "\(TableFormat.ratio(ratio)) (teacher \(TableFormat.rate(e.number("peer_per_s"))) texts/s)",
+                            met: ratio >= 300))
                 } else {
-                    checks.append(TargetCheck(name: "embedding vs teacher", target: "≥ 300× the teacher", measured: e.string("peer_note") ?? "no teacher figure", met: nil))
+                    checks.append(
+                        TargetCheck(
+                            name: "embedding vs teacher", target: "≥ 300× the teacher",
+                            measured: e.string("peer_note") ?? "no teacher figure", met: nil))
                 }
             } else {
-                checks.append(TargetCheck(name: "embedding", target: "≥ 30,000 texts/s on one core", measured: BenchRunner.noModel, met: nil))
+                checks.append(
+                    TargetCheck(name: "embedding", target: "≥ 30,000 texts/s on one core", measured: BenchRunner.noModel, met: nil))
             }
         }
         if let i = row("index", at), let perSecond = i.number("per_s") {
             let how = embedder == nil ? " (keyword only: no model, nothing embedded)" : ""
-            checks.append(TargetCheck(name: "indexing\(suffix)", target: "≥ 10,000 items/s end to end, committed", measured: "\(TableFormat.rate(perSecond)) items/s\(how)", met: perSecond >= 10_000))
+            checks.append(
+                TargetCheck(
+                    name: "indexing\(suffix)", target: "≥ 10,000 items/s end to end, committed",
+                    measured: "\(TableFormat.rate(perSecond)) items/s\(how)", met: perSecond >= 10_000))
         }
         if let o = row("open", at), let p50 = o.number("p50_ms") {
             checks.append(TargetCheck(name: "cold open\(suffix)", target: "≤ 300 ms", measured: "p50 \(ms(p50)) ms", met: p50 <= 300))
         }
         if let m = row("memory", at), let bytes = m.number("bytes_per_item") {
-            checks.append(TargetCheck(name: "memory\(suffix)", target: "≤ 1.5 KB (1,536 B) per item beyond the stored text", measured: "\(TableFormat.rate(bytes)) B/item", met: bytes <= 1_536))
+            checks.append(
+                TargetCheck(
+                    name: "memory\(suffix)", target: "≤ 1.5 KB (1,536 B) per item beyond the stored text",
+                    measured: "\(TableFormat.rate(bytes)) B/item", met: bytes <= 1_536))
         }
         let defaultSuite = !options.sizesGiven && options.corpus == nil && !options.quick
-        checks.append(TargetCheck(name: "whole suite", target: "under 15 minutes", measured: String(format: "%.1f min%@", totalSeconds / 60, defaultSuite ? "" : " (not the default suite)"), met: defaultSuite ? totalSeconds < 900 : nil))
+        checks.append(
+            TargetCheck(
+                name: "whole suite", target: "under 15 minutes",
+                measured: String(format: "%.1f min%@", totalSeconds / 60, defaultSuite ? "" : " (not the default suite)"),
+                met: defaultSuite ? totalSeconds < 900 : nil))
         return checks
     }
 }

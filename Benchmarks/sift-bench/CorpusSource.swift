@@ -9,7 +9,8 @@ enum CorpusSource {
 
     var label: String {
         switch self {
-        case .synthetic(let c): "synthetic (seed \(c.seed), \(c.vocabulary.count) ranked words, Zipf s=\(c.exponent), \(c.domains.count) domains)"
+        case .synthetic(let c):
+            "synthetic (seed \(c.seed), \(c.vocabulary.count) ranked words, Zipf s=\(c.exponent), \(c.domains.count) domains)"
         case .loaded(let name, let items): "\(name) (\(items.count) items)"
         }
     }
@@ -55,7 +56,8 @@ enum CorpusSource {
                 }
                 let id = (o["_id"] as? String) ?? (o["_id"] as? NSNumber)?.stringValue
                 guard let id else { throw BenchFailure("\(file):\(number): no \"_id\"") }
-                items.append(SearchableItem(id: ItemID(id), domain: "doc", title: o["title"] as? String ?? "", content: o["text"] as? String ?? ""))
+                items.append(
+                    SearchableItem(id: ItemID(id), domain: "doc", title: o["title"] as? String ?? "", content: o["text"] as? String ?? ""))
             }
         } else {
             guard let data = FileManager.default.contents(atPath: path) else { throw BenchFailure("--corpus \(path): cannot read") }
@@ -79,7 +81,10 @@ enum CorpusSource {
     static func jsonl(_ items: [SearchableItem]) -> String {
         var out = ""
         for item in items {
-            var fields: [(String, JSONValue)] = [("id", .string(item.id.rawValue)), ("domain", .string(item.domain)), ("title", .string(item.title)), ("content", .string(item.content))]
+            var fields: [(String, JSONValue)] = [
+                ("id", .string(item.id.rawValue)), ("domain", .string(item.domain)), ("title", .string(item.title)),
+                ("content", .string(item.content)),
+            ]
             if !item.keywords.isEmpty { fields.append(("keywords", .array(item.keywords.map { .string($0) }))) }
             if let date = item.date { fields.append(("date", .string(ISODate.string(date)))) }
             if let hint = item.rankingHint { fields.append(("rankingHint", .integer(hint))) }

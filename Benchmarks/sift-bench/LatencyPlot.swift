@@ -30,17 +30,26 @@ enum LatencyPlot {
 
     static func svg(rows: [ResultRow], title: String) -> String {
         let all = series(from: rows)
-        let width = 760.0, height = 500.0
-        let left = 70.0, right = 20.0, top = 40.0, bottom = 60.0
-        let plotW = width - left - right, plotH = height - top - bottom
-        let ns = all.flatMap { $0.points.map(\.n) }, ms = all.flatMap { $0.points.map(\.ms) }
-        let xLo = floor(log10(ns.min() ?? 1_000)), xHi = max(ceil(log10(ns.max() ?? 100_000)), xLo + 1)
-        let yLo = floor(log10(ms.min() ?? 0.01)), yHi = max(ceil(log10(ms.max() ?? 10)), yLo + 1)
+        let width = 760.0
+        let height = 500.0
+        let left = 70.0
+        let right = 20.0
+        let top = 40.0
+        let bottom = 60.0
+        let plotW = width - left - right
+        let plotH = height - top - bottom
+        let ns = all.flatMap { $0.points.map(\.n) }
+        let ms = all.flatMap { $0.points.map(\.ms) }
+        let xLo = floor(log10(ns.min() ?? 1_000))
+        let xHi = max(ceil(log10(ns.max() ?? 100_000)), xLo + 1)
+        let yLo = floor(log10(ms.min() ?? 0.01))
+        let yHi = max(ceil(log10(ms.max() ?? 10)), yLo + 1)
         func x(_ n: Double) -> Double { left + (log10(n) - xLo) / (xHi - xLo) * plotW }
         func y(_ v: Double) -> Double { top + plotH - (log10(v) - yLo) / (yHi - yLo) * plotH }
         func f(_ v: Double) -> String { String(format: "%.1f", v) }
         func escape(_ s: String) -> String {
-            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+                of: ">", with: "&gt;")
         }
         func decadeLabel(_ e: Double, unit: String) -> String {
             let v = pow(10, e)
@@ -73,7 +82,8 @@ enum LatencyPlot {
         }
         svg += "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(plotW))\" height=\"\(f(plotH))\" fill=\"none\" stroke=\"black\"/>\n"
         svg += "<text x=\"\(f(left + plotW / 2))\" y=\"\(f(height - 18))\" text-anchor=\"middle\">items N (log scale)</text>\n"
-        svg += "<text transform=\"translate(18 \(f(top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">query latency p50, ms (log scale)</text>\n"
+        svg +=
+            "<text transform=\"translate(18 \(f(top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">query latency p50, ms (log scale)</text>\n"
 
         // Series.
         for s in all {
@@ -81,17 +91,20 @@ enum LatencyPlot {
             let dash = s.dashed ? " stroke-dasharray=\"6 4\"" : ""
             svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"2\"\(dash)/>\n"
             for p in s.points {
-                svg += "<circle cx=\"\(f(x(p.n)))\" cy=\"\(f(y(p.ms)))\" r=\"3.5\" fill=\"\(s.color)\"><title>\(escape(s.name)) N=\(Int(p.n)): \(TableFormat.milliseconds(p.ms)) ms</title></circle>\n"
+                svg +=
+                    "<circle cx=\"\(f(x(p.n)))\" cy=\"\(f(y(p.ms)))\" r=\"3.5\" fill=\"\(s.color)\"><title>\(escape(s.name)) N=\(Int(p.n)): \(TableFormat.milliseconds(p.ms)) ms</title></circle>\n"
             }
         }
 
         // Legend (top left, inside the plot).
         var ly = top + 16
         let legendH = Double(all.count) * 18 + 8
-        svg += "<rect x=\"\(f(left + 10))\" y=\"\(f(top + 4))\" width=\"330\" height=\"\(f(legendH))\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#bbbbbb\"/>\n"
+        svg +=
+            "<rect x=\"\(f(left + 10))\" y=\"\(f(top + 4))\" width=\"330\" height=\"\(f(legendH))\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#bbbbbb\"/>\n"
         for s in all {
             let dash = s.dashed ? " stroke-dasharray=\"6 4\"" : ""
-            svg += "<line x1=\"\(f(left + 18))\" y1=\"\(f(ly))\" x2=\"\(f(left + 48))\" y2=\"\(f(ly))\" stroke=\"\(s.color)\" stroke-width=\"2\"\(dash)/>\n"
+            svg +=
+                "<line x1=\"\(f(left + 18))\" y1=\"\(f(ly))\" x2=\"\(f(left + 48))\" y2=\"\(f(ly))\" stroke=\"\(s.color)\" stroke-width=\"2\"\(dash)/>\n"
             svg += "<text x=\"\(f(left + 56))\" y=\"\(f(ly + 4))\">\(escape(s.name))</text>\n"
             ly += 18
         }

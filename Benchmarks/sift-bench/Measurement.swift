@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Monotonic nanoseconds.
@@ -76,12 +76,12 @@ enum Machine {
     @discardableResult
     static func trimHeap() -> Bool {
         #if os(Linux)
-        typealias Trim = @convention(c) (Int) -> Int32
-        guard let symbol = dlsym(nil, "malloc_trim") else { return false }
-        _ = unsafeBitCast(symbol, to: Trim.self)(0)
-        return true
+            typealias Trim = @convention(c) (Int) -> Int32
+            guard let symbol = dlsym(nil, "malloc_trim") else { return false }
+            _ = unsafeBitCast(symbol, to: Trim.self)(0)
+            return true
         #else
-        return false
+            return false
         #endif
     }
 
@@ -131,7 +131,7 @@ enum Machine {
     /// The path of the running executable.
     static func executablePath() -> String {
         #if os(Linux)
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+            if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
         #endif
         return Bundle.main.executablePath ?? CommandLine.arguments[0]
     }

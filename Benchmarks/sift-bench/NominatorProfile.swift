@@ -9,7 +9,10 @@ import SiftEvaluation
 enum NominatorProfile {
     static func run(options: BenchOptions) {
         let (embedderOrNil, label) = BenchModel.load(options.model)
-        guard let embedder = embedderOrNil else { print("no model: \(label)"); return }
+        guard let embedder = embedderOrNil else {
+            print("no model: \(label)")
+            return
+        }
         let n = options.sizes.max() ?? 100_000
         let items = SyntheticCorpus(seed: options.seed).items(count: n)
         let queries = BenchQueries.make(from: items, count: min(options.queries, 200), seed: options.seed ^ UInt64(n))
@@ -55,23 +58,30 @@ enum NominatorProfile {
             exact.scores(for: v, into: &scores)
             let e = scores
             let t = top(e, 100)
-            let t10 = Set(t.prefix(10)), t100 = Set(t)
+            let t10 = Set(t.prefix(10))
+            let t100 = Set(t)
             var qb = [UInt64](repeating: 0, count: words)
             for j in 0..<d where v[j] > 0 { qb[j / 64] |= 1 << UInt64(j % 64) }
-            var ham = [Float](repeating: 0, count: n), asym = [Float](repeating: 0, count: n)
-            var p64 = [Float](repeating: 0, count: n), p128 = [Float](repeating: 0, count: n)
+            var ham = [Float](repeating: 0, count: n)
+            var asym = [Float](repeating: 0, count: n)
+            var p64 = [Float](repeating: 0, count: n)
+            var p128 = [Float](repeating: 0, count: n)
             for r in 0..<n {
                 var h = 0
                 for w in 0..<words { h += (bits[r * words + w] ^ qb[w]).nonzeroBitCount }
                 ham[r] = Float(-h)
-                var a: Float = 0, s64: Float = 0, s128: Float = 0
+                var a: Float = 0
+                var s64: Float = 0
+                var s128: Float = 0
                 for j in 0..<d {
                     let x = matrix[r * d + j]
                     a += x > 0 ? v[j] : -v[j]
                     if j < 64 { s64 += x * v[j] }
                     if j < 128 { s128 += x * v[j] }
                 }
-                asym[r] = a; p64[r] = s64; p128[r] = s128
+                asym[r] = a
+                p64[r] = s64
+                p128[r] = s128
             }
             exact.quantized!.approximateScores(for: v, into: &scores)
             add("int8 (all 256)", scores, t10, t100, e)
@@ -82,7 +92,9 @@ enum NominatorProfile {
         }
         print("nominees:", budgets.map(String.init).joined(separator: " "))
         for (name, byBudget) in recall.sorted(by: { $0.key < $1.key }) {
-            let cells = budgets.map { m in String(format: "%.3f/%.3f", byBudget[m]!.0 / Double(queries.count), byBudget[m]!.1 / Double(queries.count)) }
+            let cells = budgets.map { m in
+                String(format: "%.3f/%.3f", byBudget[m]!.0 / Double(queries.count), byBudget[m]!.1 / Double(queries.count))
+            }
             print(name.padding(toLength: 26, withPad: " ", startingAt: 0), cells.joined(separator: "  "))
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import Sift
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Cold open and resident memory, measured in a fresh child process (`sift-bench --probe-open
@@ -49,7 +49,8 @@ enum OpenProbe {
         let before = Machine.residentBytes() ?? 0
         let logger = MemoryLogger()
         let start = monotonicNanoseconds()
-        let index = try SearchIndex(configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder, logger: logger))
+        let index = try SearchIndex(
+            configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder, logger: logger))
         let openMilliseconds = millisecondsSince(start)
         let outcome = logger.records.last { $0.operation == "open" }?.outcome ?? "unknown"
         let untrimmed = Machine.residentBytes() ?? 0
@@ -57,12 +58,14 @@ enum OpenProbe {
         let after = Machine.residentBytes() ?? 0
         var textBytes = 0
         for item in await index.allItems() {
-            textBytes += item.id.rawValue.utf8.count + item.domain.utf8.count + item.title.utf8.count
+            textBytes +=
+                item.id.rawValue.utf8.count + item.domain.utf8.count + item.title.utf8.count
                 + item.content.utf8.count + item.keywords.reduce(0) { $0 + $1.utf8.count }
                 + (item.url?.utf8.count ?? 0) + (item.displayName?.utf8.count ?? 0)
         }
         let items = try await index.statistics().items
-        let line = "{\"open_ms\":\(openMilliseconds),\"rss_before\":\(before),\"rss_after\":\(after),\"rss_after_untrimmed\":\(untrimmed),\"items\":\(items),\"text_bytes\":\(textBytes),\"outcome\":\"\(outcome)\"}\n"
+        let line =
+            "{\"open_ms\":\(openMilliseconds),\"rss_before\":\(before),\"rss_after\":\(after),\"rss_after_untrimmed\":\(untrimmed),\"items\":\(items),\"text_bytes\":\(textBytes),\"outcome\":\"\(outcome)\"}\n"
         FileHandle.standardOutput.write(Data(line.utf8))
     }
 
@@ -71,7 +74,8 @@ enum OpenProbe {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Machine.executablePath())
         process.arguments = ["--probe-open", directory] + options.modelArguments
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
@@ -79,19 +83,23 @@ enum OpenProbe {
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0,
-              let line = String(decoding: outData, as: UTF8.self).split(separator: "\n").last,
-              let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let open = (o["open_ms"] as? NSNumber)?.doubleValue,
-              let before = (o["rss_before"] as? NSNumber)?.intValue,
-              let after = (o["rss_after"] as? NSNumber)?.intValue,
-              let untrimmed = (o["rss_after_untrimmed"] as? NSNumber)?.intValue,
-              let items = (o["items"] as? NSNumber)?.intValue,
-              let text = (o["text_bytes"] as? NSNumber)?.intValue,
-              let outcome = o["outcome"] as? String
+            let line = String(decoding: outData, as: UTF8.self).split(separator: "\n").last,
+            let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            let open = (o["open_ms"] as? NSNumber)?.doubleValue,
+            let before = (o["rss_before"] as? NSNumber)?.intValue,
+            let after = (o["rss_after"] as? NSNumber)?.intValue,
+            let untrimmed = (o["rss_after_untrimmed"] as? NSNumber)?.intValue,
+            let items = (o["items"] as? NSNumber)?.intValue,
+            let text = (o["text_bytes"] as? NSNumber)?.intValue,
+            let outcome = o["outcome"] as? String
         else {
-            throw BenchFailure("open probe on \(directory) failed (exit \(process.terminationStatus)): \(String(decoding: errData, as: UTF8.self).suffix(500))")
+            throw BenchFailure(
+                "open probe on \(directory) failed (exit \(process.terminationStatus)): \(String(decoding: errData, as: UTF8.self).suffix(500))"
+            )
         }
-        return Figures(openMilliseconds: open, residentBefore: before, residentAfter: after, residentAfterUntrimmed: untrimmed, items: items, textBytes: text, outcome: outcome)
+        return Figures(
+            openMilliseconds: open, residentBefore: before, residentAfter: after, residentAfterUntrimmed: untrimmed, items: items,
+            textBytes: text, outcome: outcome)
     }
 }
 

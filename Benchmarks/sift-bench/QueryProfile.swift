@@ -15,10 +15,14 @@ enum QueryProfile {
         let items = source.items(n)
         let queries = BenchQueries.make(from: items, count: options.queries, seed: options.seed ^ UInt64(n))
         let start = monotonicNanoseconds()
-        let index = try SearchIndex(configuration: .init(
-            directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder,
-            fusion: options.fusion, quantizedScan: options.profileInt8, quantizedScanComponents: options.quantizedComponents, readOnly: true, vectorPrecision: options.profileHalf ? .float16 : .float32))
-        Progress.log("opened \(directory) (\(modelLabel)\(options.profileInt8 ? ", int8 scan" : "")\(options.profileHalf ? ", fp16 rows" : "")) in \(String(format: "%.0f", millisecondsSince(start))) ms")
+        let index = try SearchIndex(
+            configuration: .init(
+                directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder,
+                fusion: options.fusion, quantizedScan: options.profileInt8, quantizedScanComponents: options.quantizedComponents,
+                readOnly: true, vectorPrecision: options.profileHalf ? .float16 : .float32))
+        Progress.log(
+            "opened \(directory) (\(modelLabel)\(options.profileInt8 ? ", int8 scan" : "")\(options.profileHalf ? ", fp16 rows" : "")) in \(String(format: "%.0f", millisecondsSince(start))) ms"
+        )
         if let path = options.profileDump {
             // Every result of every query, to compare two builds' rankings line by line.
             var lines: [String] = []
@@ -54,7 +58,10 @@ enum MemoryProfile {
     static func run(options: BenchOptions) throws {
         let n = options.sizes.max() ?? 100_000
         let source: CorpusSource = try options.corpus.map(CorpusSource.load) ?? .synthetic(SyntheticCorpus(seed: options.seed))
-        func rss() -> Int { Machine.trimHeap(); return Machine.residentBytes() ?? 0 }
+        func rss() -> Int {
+            Machine.trimHeap()
+            return Machine.residentBytes() ?? 0
+        }
         func report(_ what: String, _ bytes: Int) {
             print(String(format: "%-28@ %8.1f B/item  (%.1f MB)", what, Double(bytes) / Double(n), Double(bytes) / 1e6))
         }
@@ -63,7 +70,8 @@ enum MemoryProfile {
         print("SearchableItem? stride \(MemoryLayout<SearchableItem?>.stride) B")
         var textBytes = 0
         for case let item? in items {
-            textBytes += item.id.rawValue.utf8.count + item.domain.utf8.count + item.title.utf8.count
+            textBytes +=
+                item.id.rawValue.utf8.count + item.domain.utf8.count + item.title.utf8.count
                 + item.content.utf8.count + item.keywords.reduce(0) { $0 + $1.utf8.count }
                 + (item.url?.utf8.count ?? 0) + (item.displayName?.utf8.count ?? 0)
         }
@@ -80,13 +88,19 @@ enum MemoryProfile {
         let dimension = 256
         var vectors = VectorIndex(dimension: dimension, precision: options.profileHalf ? .float16 : .float32)
         var v = [Float](repeating: 0.0625, count: dimension)
-        for r in 0..<n { v[0] = Float(r); vectors.set(row: Int32(r), vector: v) }
+        for r in 0..<n {
+            v[0] = Float(r)
+            vectors.set(row: Int32(r), vector: v)
+        }
         now = rss()
         report("vector index", now - base)
         if options.profileInt8 {
             base = now
             var q = VectorIndex(dimension: dimension, quantized: true, precision: options.profileHalf ? .float16 : .float32)
-            for r in 0..<n { v[0] = Float(r); q.set(row: Int32(r), vector: v) }
+            for r in 0..<n {
+                v[0] = Float(r)
+                q.set(row: Int32(r), vector: v)
+            }
             now = rss()
             report("vector index, int8 too", now - base)
             withExtendedLifetime(q) {}
@@ -108,7 +122,8 @@ enum PostingsProfile {
         for (r, item) in items.enumerated() { keyword.insert(item, at: Int32(r)) }
         keyword.prepareForQueries()
         print("terms, postings:", keyword.statistics)
-        var sums: [Int] = [], expansions: [Int] = []
+        var sums: [Int] = []
+        var expansions: [Int] = []
         for q in queries {
             let terms = keyword.queryTerms(q.text, prefixLastTerm: q.isPrefix)
             var s = 0
@@ -117,7 +132,9 @@ enum PostingsProfile {
             expansions.append(terms.last?.terms.count ?? 0)
         }
         sums.sort()
-        print("postings per query: p10 \(sums[sums.count/10]) p50 \(sums[sums.count/2]) p90 \(sums[sums.count*9/10]) p99 \(sums[sums.count*99/100]) mean \(sums.reduce(0,+)/sums.count)")
+        print(
+            "postings per query: p10 \(sums[sums.count/10]) p50 \(sums[sums.count/2]) p90 \(sums[sums.count*9/10]) p99 \(sums[sums.count*99/100]) mean \(sums.reduce(0,+)/sums.count)"
+        )
         let pe = zip(queries, expansions).filter { $0.0.isPrefix }.map(\.1).sorted()
         print("prefix expansions: p50 \(pe[pe.count/2]) p90 \(pe[pe.count*9/10]) max \(pe.last!)")
     }
@@ -154,7 +171,10 @@ enum ScanProfile {
                 sink += scores[n / 2]
             }
             let p50 = LatencySummary(samples).p50
-            print(String(format: "%-34@ p50 %6.3f ms  %5.1f GB/s  (%.1f MB)", label, p50, Double(bytes) / (p50 / 1e3) / 1e9, Double(bytes) / 1e6))
+            print(
+                String(
+                    format: "%-34@ p50 %6.3f ms  %5.1f GB/s  (%.1f MB)", label, p50, Double(bytes) / (p50 / 1e3) / 1e9, Double(bytes) / 1e6)
+            )
         }
         let rows = (0..<4000).map { _ in Int32(rng.below(n)) }
         let split = VectorIndex.splitsScans
@@ -169,10 +189,19 @@ enum ScanProfile {
         // Rows the scan has not just read, a new set each run, as a query's candidates are.
         let sets = (0..<22).map { _ in (0..<5000).map { _ in Int32(rng.below(n)) } }
         var next = 0
-        time("5000 scattered rows fp32", bytes: 5000 * dimension * 4) { f32.exactScores(for: v, rows: sets[next % 22], into: &scores); next += 1 }
-        time("5000 scattered rows fp16", bytes: 5000 * dimension * 2) { f16.exactScores(for: v, rows: sets[next % 22], into: &scores); next += 1 }
+        time("5000 scattered rows fp32", bytes: 5000 * dimension * 4) {
+            f32.exactScores(for: v, rows: sets[next % 22], into: &scores)
+            next += 1
+        }
+        time("5000 scattered rows fp16", bytes: 5000 * dimension * 2) {
+            f16.exactScores(for: v, rows: sets[next % 22], into: &scores)
+            next += 1
+        }
         let sorted = sets.map { $0.sorted() }
-        time("5000 scattered rows fp16, sorted", bytes: 5000 * dimension * 2) { f16.exactScores(for: v, rows: sorted[next % 22], into: &scores); next += 1 }
+        time("5000 scattered rows fp16, sorted", bytes: 5000 * dimension * 2) {
+            f16.exactScores(for: v, rows: sorted[next % 22], into: &scores)
+            next += 1
+        }
         // Last: BLAS's threads spin for a while after a call and would slow what follows.
         time("read fp32 matrix (BLAS sdot)", bytes: f32.matrixByteCount) { sink += f32.streamMatrixOnce() }
         if sink.isNaN { print("(NaN)") }

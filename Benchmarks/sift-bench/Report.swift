@@ -129,7 +129,10 @@ enum TableFormat {
         let n = Int(x.rounded())
         var digits = Array(String(n))
         var i = digits.count - 3
-        while i > 0 { digits.insert(",", at: i); i -= 3 }
+        while i > 0 {
+            digits.insert(",", at: i)
+            i -= 3
+        }
         return String(digits)
     }
 
@@ -142,7 +145,9 @@ enum TableFormat {
     static func table(_ rows: [ResultRow]) -> String {
         var lines: [[String]] = [["N", "measure", "Sift", "peer", "peer figure", "Sift vs peer", "bound / note"]]
         for r in rows {
-            var sift = "", peerFigure = "", extra = ""
+            var sift = ""
+            var peerFigure = ""
+            var extra = ""
             switch r.measure {
             case "embed", "index":
                 sift = r.number("per_s").map { rate($0) + (r.measure == "embed" ? " texts/s" : " items/s") } ?? (r.string("note") ?? "–")
@@ -154,7 +159,9 @@ enum TableFormat {
                 sift = "p50 \(milliseconds(r.number("p50_ms"))) ms"
                 if let runs = r.number("runs") { extra = "\(Int(runs)) fresh process\(runs == 1 ? "" : "es")" }
                 if let loaded = r.number("from_snapshot"), let runs = r.number("runs") {
-                    extra += loaded == runs ? ", all from the snapshot" : ", \(Int(loaded)) of \(Int(runs)) from the snapshot (\(r.string("outcomes") ?? ""))"
+                    extra +=
+                        loaded == runs
+                        ? ", all from the snapshot" : ", \(Int(loaded)) of \(Int(runs)) from the snapshot (\(r.string("outcomes") ?? ""))"
                 }
                 if let w = r.number("snapshot_write_ms") { extra += "; snapshot written in \(milliseconds(w)) ms" }
             case "memory":
@@ -178,9 +185,13 @@ enum TableFormat {
                     if let recall = r.number("int8_recall_at_10") { sift += String(format: ", top-10 recall %.3f", recall) }
                 }
                 var budgetNotes: [String] = []
-                if r.string("note")?.hasPrefix("stopped") == true, let q = r.number("queries") { budgetNotes.append("\(Int(q)) queries (budget)") }
+                if r.string("note")?.hasPrefix("stopped") == true, let q = r.number("queries") {
+                    budgetNotes.append("\(Int(q)) queries (budget)")
+                }
                 if r.string("int8_note") != nil, let q = r.number("int8_queries") { budgetNotes.append("int8: \(Int(q)) queries (budget)") }
-                if r.string("peer_note")?.hasPrefix("stopped") == true, let q = r.number("peer_queries") { budgetNotes.append("FTS5: \(Int(q)) queries (budget)") }
+                if r.string("peer_note")?.hasPrefix("stopped") == true, let q = r.number("peer_queries") {
+                    budgetNotes.append("FTS5: \(Int(q)) queries (budget)")
+                }
                 extra = budgetNotes.joined(separator: ", ")
                 if let bound = r.number("bound_ms") {
                     if !extra.isEmpty { extra += "; " }
@@ -195,7 +206,9 @@ enum TableFormat {
         let widths = (0..<lines[0].count).map { c in lines.map { $0[c].count }.max() ?? 0 }
         return lines.map { line in
             line.enumerated().map { c, cell in
-                c == 0 ? String(repeating: " ", count: widths[c] - cell.count) + cell : cell + String(repeating: " ", count: widths[c] - cell.count)
+                c == 0
+                    ? String(repeating: " ", count: widths[c] - cell.count) + cell
+                    : cell + String(repeating: " ", count: widths[c] - cell.count)
             }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
         }.joined(separator: "\n")
     }

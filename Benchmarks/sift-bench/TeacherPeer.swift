@@ -22,7 +22,8 @@ enum TeacherPeer {
 
     static func defaultPython() -> String {
         let env = ProcessInfo.processInfo.environment
-        let cache = env["SIFT_TRAIN_CACHE"].flatMap { $0.isEmpty ? nil : $0 }
+        let cache =
+            env["SIFT_TRAIN_CACHE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/sift-train").path
         return cache + "/venv/bin/python"
     }
@@ -30,7 +31,8 @@ enum TeacherPeer {
     static func run(texts: [String], python: String?, workDirectory: String) -> Outcome {
         let python = python ?? defaultPython()
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            return Outcome(texts: texts.count, model: "teacher", skipped: "no teacher venv at \(python) (make it with Models/pipeline/setup_venv.sh)")
+            return Outcome(
+                texts: texts.count, model: "teacher", skipped: "no teacher venv at \(python) (make it with Models/pipeline/setup_venv.sh)")
         }
         guard let script = scriptPath() else {
             return Outcome(texts: texts.count, model: "teacher", skipped: "Benchmarks/peers/teacher_peer.py not found")
@@ -44,7 +46,8 @@ enum TeacherPeer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [script, file, "--threads", "1", "--json"]
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         do { try process.run() } catch {
@@ -54,12 +57,13 @@ enum TeacherPeer {
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0,
-              let line = String(decoding: outData, as: UTF8.self).split(separator: "\n").last,
-              let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let perSecond = (object["per_s"] as? NSNumber)?.doubleValue
+            let line = String(decoding: outData, as: UTF8.self).split(separator: "\n").last,
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            let perSecond = (object["per_s"] as? NSNumber)?.doubleValue
         else {
             let message = String(decoding: errData, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "no output"
-            return Outcome(texts: texts.count, model: "teacher", skipped: "teacher peer failed (exit \(process.terminationStatus)): \(message)")
+            return Outcome(
+                texts: texts.count, model: "teacher", skipped: "teacher peer failed (exit \(process.terminationStatus)): \(message)")
         }
         let model = object["model"] as? String ?? "all-MiniLM-L6-v2"
         return Outcome(perSecond: perSecond, texts: (object["texts"] as? NSNumber)?.intValue ?? texts.count, model: "\(model), 1 thread")

@@ -6,7 +6,7 @@ import SiftCommandLine
 import SiftEvaluation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let options = CommandLineTool.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: BenchOptions.spec, BenchOptions.init)

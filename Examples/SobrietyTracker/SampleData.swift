@@ -34,20 +34,73 @@ public enum SampleData {
 
     public static var days: [StreakDay] {
         let entries: [(String, String, String, Int, Bool)] = [
-            ("noon yoga and a nap", "Sticky, humid day, the kind that used to mean cold beer on the roof. Went to the noon yoga class and then took an unapologetic nap. Barely thought about drinking.", "grateful", 1, false),
-            ("first paycheck since the new job", "Payday used to mean a big night out. Moved the money to savings before I could think about it and cooked dinner with Sam instead.", "proud", 5, false),
-            ("shared at the church basement meeting", "Went to the 7pm meeting and actually shared. My voice shook. Two people came up afterwards to say thanks.", "hopeful", 2, false),
-            ("home early, soup and a bath", "Came home early, made soup, took a bath, done. No real cravings, just a passing thought at dinner.", "content", 0, false),
-            ("bad day at the office", "Argument with my boss about the roadmap in front of the whole team. Replayed it all afternoon. Went for a long run instead of the bar.", "angry", 7, false),
-            ("saturday hike with Dana", "Hiked the ridge trail with Dana, my sponsor. We talked about resentments the whole way up and ate oranges at the top.", "peaceful", 1, false),
-            ("rough night, phoned Dana at midnight", "Couldn't sleep, the old loneliness came back hard. Phoned my sponsor at midnight and she stayed on the line until I calmed down.", "lonely", 8, false),
-            ("movie night at home", "Movie night with popcorn and a pot of mint tea. A craving showed up around five; rode it out with seltzer and a shower.", "calm", 3, false),
-            ("the wedding invitation", "My cousin's wedding invitation came, open bar printed on the card. Told nobody how much that scared me.", "anxious", 6, true),
-            ("spent the evening writing", "Spent the evening writing instead of doom-scrolling. Medium craving after work, gone by the time I'd eaten.", "steady", 3, false),
-            ("grocery run, skipped the wine aisle", "Grocery run after work; went straight past the wine aisle without slowing down.", "grateful", 2, false),
-            ("team drinks, ordered a soda", "Friday team drinks at the pub. Ordered a soda with lime and left after an hour. Nobody cared, which was the whole revelation.", "relieved", 6, false),
-            ("farmers market and a long call with Mom", "Bought peaches at the farmers market, then a long call with Mom. She said I sound like myself again.", "happy", 1, false),
-            ("quiet Sunday, tired and flat", "Tired and flat all day. Not a craving exactly, more a grey boredom. Cleaned the kitchen and went to bed early.", "flat", 4, true),
+            (
+                "noon yoga and a nap",
+                "Sticky, humid day, the kind that used to mean cold beer on the roof. Went to the noon yoga class and then took an unapologetic nap. Barely thought about drinking.",
+                "grateful", 1, false
+            ),
+            (
+                "first paycheck since the new job",
+                "Payday used to mean a big night out. Moved the money to savings before I could think about it and cooked dinner with Sam instead.",
+                "proud", 5, false
+            ),
+            (
+                "shared at the church basement meeting",
+                "Went to the 7pm meeting and actually shared. My voice shook. Two people came up afterwards to say thanks.", "hopeful", 2,
+                false
+            ),
+            (
+                "home early, soup and a bath",
+                "Came home early, made soup, took a bath, done. No real cravings, just a passing thought at dinner.", "content", 0, false
+            ),
+            (
+                "bad day at the office",
+                "Argument with my boss about the roadmap in front of the whole team. Replayed it all afternoon. Went for a long run instead of the bar.",
+                "angry", 7, false
+            ),
+            (
+                "saturday hike with Dana",
+                "Hiked the ridge trail with Dana, my sponsor. We talked about resentments the whole way up and ate oranges at the top.",
+                "peaceful", 1, false
+            ),
+            (
+                "rough night, phoned Dana at midnight",
+                "Couldn't sleep, the old loneliness came back hard. Phoned my sponsor at midnight and she stayed on the line until I calmed down.",
+                "lonely", 8, false
+            ),
+            (
+                "movie night at home",
+                "Movie night with popcorn and a pot of mint tea. A craving showed up around five; rode it out with seltzer and a shower.",
+                "calm", 3, false
+            ),
+            (
+                "the wedding invitation",
+                "My cousin's wedding invitation came, open bar printed on the card. Told nobody how much that scared me.", "anxious", 6,
+                true
+            ),
+            (
+                "spent the evening writing",
+                "Spent the evening writing instead of doom-scrolling. Medium craving after work, gone by the time I'd eaten.", "steady", 3,
+                false
+            ),
+            (
+                "grocery run, skipped the wine aisle", "Grocery run after work; went straight past the wine aisle without slowing down.",
+                "grateful", 2, false
+            ),
+            (
+                "team drinks, ordered a soda",
+                "Friday team drinks at the pub. Ordered a soda with lime and left after an hour. Nobody cared, which was the whole revelation.",
+                "relieved", 6, false
+            ),
+            (
+                "farmers market and a long call with Mom",
+                "Bought peaches at the farmers market, then a long call with Mom. She said I sound like myself again.", "happy", 1, false
+            ),
+            (
+                "quiet Sunday, tired and flat",
+                "Tired and flat all day. Not a craving exactly, more a grey boredom. Cleaned the kitchen and went to bed early.", "flat", 4,
+                true
+            ),
         ]
         return entries.enumerated().map { i, e in
             let day = String(format: "2026-06-%02d", i + 1)
@@ -61,15 +114,18 @@ public enum SampleData {
         [
             Trigger(
                 id: 1, name: "Payday",
-                details: "Money hits the account and my brain goes straight to 'celebrate'. Old pattern: payday meant a big night out and a lost weekend.",
+                details:
+                    "Money hits the account and my brain goes straight to 'celebrate'. Old pattern: payday meant a big night out and a lost weekend.",
                 category: "money", occurrences: [SampleDates.date("2026-06-02T18:30:00Z")]),
             Trigger(
                 id: 2, name: "Argument with my boss",
-                details: "Conflict at work, especially being criticised in front of the team. I replay it for hours and want something to switch my head off.",
+                details:
+                    "Conflict at work, especially being criticised in front of the team. I replay it for hours and want something to switch my head off.",
                 category: "work", occurrences: [SampleDates.date("2026-06-05T16:10:00Z")]),
             Trigger(
                 id: 3, name: "Performance review with my manager",
-                details: "One-on-one meetings about missed targets. Heart pounding, jaw clenched, and afterwards the urge to stop at the bar on the way home.",
+                details:
+                    "One-on-one meetings about missed targets. Heart pounding, jaw clenched, and afterwards the urge to stop at the bar on the way home.",
                 category: "work", occurrences: [SampleDates.date("2026-05-28T15:00:00Z")]),
             Trigger(
                 id: 4, name: "Wine aisle at the grocery store",
@@ -95,10 +151,13 @@ public enum SampleData {
         [
             Reflection(
                 id: "r-1", date: SampleDates.date("2026-06-03T22:00:00Z"), title: "Looking back at the first month",
-                body: "Progress isn't a straight line. Some weeks I feel bulletproof, some days I'm hanging on. Reading my first entries, I barely recognise that person."),
+                body:
+                    "Progress isn't a straight line. Some weeks I feel bulletproof, some days I'm hanging on. Reading my first entries, I barely recognise that person."
+            ),
             Reflection(
                 id: "r-2", date: SampleDates.date("2026-06-04T22:00:00Z"), title: "The five o'clock witching hour",
-                body: "Cravings come in waves. If I don't feed them, they peak and roll back out, usually in under twenty minutes. Urge surfing: notice where it sits in my body, breathe, watch.",
+                body:
+                    "Cravings come in waves. If I don't feed them, they peak and roll back out, usually in under twenty minutes. Urge surfing: notice where it sits in my body, breathe, watch.",
                 dayID: dayID(4)),
             Reflection(
                 id: "r-3", date: SampleDates.date("2026-06-06T22:00:00Z"), title: "Working step four",

@@ -37,17 +37,22 @@ extension Session {
                 case "help", "?": print(Self.help)
                 case "search", "s": _ = try await search(argument, limit: 6)
                 case "log":
-                    guard let id = Int(argument) else { print("usage: log N (a trigger number; see list)"); continue }
+                    guard let id = Int(argument) else {
+                        print("usage: log N (a trigger number; see list)")
+                        continue
+                    }
                     let t = try await app.perform(LogTriggerOccurrence(trigger: id, surface: .app))
                     print("logged \"\(t.name)\" (\(t.occurrences.count) times); donated LogTriggerOccurrence")
                 case "private", "public":
                     guard let n = Int(argument), let day = await app.store.allDays().first(where: { $0.dayNumber == n }) else {
-                        print("usage: \(command) DAY (a day number, 41–54)"); continue
+                        print("usage: \(command) DAY (a day number, 41–54)")
+                        continue
                     }
                     let outcome = try await app.perform(MarkDayPrivate(day: day.id, isPrivate: command == "private"))
-                    print(command == "private"
-                        ? "Day \(n) is private; deleted from the index: \(outcome.indexing.deleted)"
-                        : "Day \(n) is public; indexed: \(outcome.indexing.indexed)")
+                    print(
+                        command == "private"
+                            ? "Day \(n) is private; deleted from the index: \(outcome.indexing.deleted)"
+                            : "Day \(n) is public; indexed: \(outcome.indexing.indexed)")
                 case "open": await open(argument, surface: .app)
                 case "suggest": await printSuggestions()
                 case "list": await list()

@@ -33,7 +33,8 @@ extension Session {
         let logs: [(Trigger.ID, DonationSurface)] = [(5, .widget), (2, .app), (2, .shortcut)]
         for (id, surface) in logs {
             let trigger = try await app.perform(LogTriggerOccurrence(trigger: id, surface: surface))
-            print("    LogTriggerOccurrence \"\(trigger.name)\" from the \(surface) → donated; now logged \(trigger.occurrences.count) times")
+            print(
+                "    LogTriggerOccurrence \"\(trigger.name)\" from the \(surface) → donated; now logged \(trigger.occurrences.count) times")
         }
         if let r2 = reflections.first(where: { $0.id == "r-2" }), let url = app.entities.url(for: r2) {
             let opened = try await app.perform(OpenEntity(url: url, surface: .search))

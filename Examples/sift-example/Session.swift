@@ -17,12 +17,15 @@ struct Session {
             searchKind = "hybrid (BM25F + the bundled \(model.dimension)-d hashed n-gram model)"
         } catch {
             embedder = nil
-            searchKind = "keyword only (BM25F): no embedding model found (Models/\(HashedNGramEmbedder.bundledFileName); set SIFT_MODEL to use another)"
+            searchKind =
+                "keyword only (BM25F): no embedding model found (Models/\(HashedNGramEmbedder.bundledFileName); set SIFT_MODEL to use another)"
         }
         let app = try SobrietyApp.live(
             store: SampleData.store(), directory: nil, embedder: embedder, clock: { SampleDates.now })
         let session = Session(app: app, searchKind: searchKind)
-        print("Sift sample app — a sobriety tracker (\(interactive ? "interactive: stdin is a terminal" : "scripted session: stdin is not a terminal"))")
+        print(
+            "Sift sample app — a sobriety tracker (\(interactive ? "interactive: stdin is a terminal" : "scripted session: stdin is not a terminal"))"
+        )
         print("Clock fixed at 2026-06-15 20:00 UTC; an in-memory index, nothing written to disk.")
         print("Search: \(searchKind)")
         return session
@@ -51,7 +54,9 @@ struct Session {
         if results.isEmpty { print("\(indent)(no results)") }
         for (i, r) in results.enumerated() {
             let score = r.score == 0 ? "    -" : String(format: "%5.2f", r.score)
-            print("\(indent)\(i + 1). \(Self.pad(Self.label(r.entity?.domain), 11)) \(Self.pad(Self.clip(r.title, 44), 44)) \(score)  \(r.url ?? "-")")
+            print(
+                "\(indent)\(i + 1). \(Self.pad(Self.label(r.entity?.domain), 11)) \(Self.pad(Self.clip(r.title, 44), 44)) \(score)  \(r.url ?? "-")"
+            )
         }
     }
 
@@ -68,7 +73,8 @@ struct Session {
     func describe(_ entity: SobrietyEntity) -> String {
         switch entity {
         case .day(let day): "Streak day \"\(day.title)\" (\(SampleDates.dayString(day.date)), mood \(day.mood), craving \(day.craving)/10)"
-        case .trigger(let t): "Trigger \(t.id) \"\(t.name)\" (\(t.category), logged \(t.occurrences.count) time\(t.occurrences.count == 1 ? "" : "s"))"
+        case .trigger(let t):
+            "Trigger \(t.id) \"\(t.name)\" (\(t.category), logged \(t.occurrences.count) time\(t.occurrences.count == 1 ? "" : "s"))"
         case .reflection(let r): "Reflection \(r.id) \"\(r.title)\" (\(SampleDates.dayString(r.date)))"
         }
     }
@@ -100,7 +106,9 @@ struct Session {
         let suggestions = await app.entities.suggestions(limit: 5)
         if suggestions.isEmpty { print("    (none yet)") }
         for (i, s) in suggestions.enumerated() {
-            print("    \(i + 1). \(Self.pad(Self.label(s.entity?.domain), 11)) \(Self.pad(Self.clip(s.title, 44), 44)) \(String(format: "%5.2f", s.score))  \(s.url ?? "-")")
+            print(
+                "    \(i + 1). \(Self.pad(Self.label(s.entity?.domain), 11)) \(Self.pad(Self.clip(s.title, 44), 44)) \(String(format: "%5.2f", s.score))  \(s.url ?? "-")"
+            )
         }
     }
 }

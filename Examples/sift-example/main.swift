@@ -5,9 +5,9 @@ import Sift
 import SobrietyTracker
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 let interactive = isatty(STDIN_FILENO) != 0

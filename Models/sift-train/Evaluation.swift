@@ -38,7 +38,8 @@ enum Evaluation {
                     return o
                 }
             }
-            var ids: [String] = [], texts: [String] = []
+            var ids: [String] = []
+            var texts: [String] = []
             for o in try jsonl(directory + "/corpus.jsonl") {
                 ids.append("\(o["_id"] ?? "")")
                 texts.append("\(o["title"] as? String ?? "") \(o["text"] as? String ?? "")")
@@ -83,10 +84,12 @@ enum Evaluation {
         let d = embedder.dimension
         let docs = docVectors ?? embedAll(embedder, data.docTexts)
         let qv = embedAll(embedder, data.queries.map(\.text))
-        let nq = data.queries.count, nd = data.docIDs.count
+        let nq = data.queries.count
+        let nd = data.docIDs.count
         var scores = [Float](repeating: 0, count: nq * nd)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(nq), Int32(nd), Int32(d),
-                    1, qv, Int32(d), docs, Int32(d), 0, &scores, Int32(nd))
+        cblas_sgemm(
+            CblasRowMajor, CblasNoTrans, CblasTrans, Int32(nq), Int32(nd), Int32(d),
+            1, qv, Int32(d), docs, Int32(d), 0, &scores, Int32(nd))
         var total = 0.0
         for (qi, q) in data.queries.enumerated() {
             let rel = data.qrels[q.id] ?? [:]
@@ -110,12 +113,16 @@ enum Evaluation {
     /// 30-word texts cut from consecutive lines of running text (stop words included, as in app
     /// content), deterministic.
     static func thirtyWordTexts(from lines: [String], count: Int = 1000) -> [String] {
-        var texts: [String] = [], current: [Substring] = []
+        var texts: [String] = []
+        var current: [Substring] = []
         var i = 0
         while texts.count < count && !lines.isEmpty {
             for w in lines[i % lines.count].split(separator: " ") {
                 current.append(w)
-                if current.count == 30 { texts.append(current.joined(separator: " ")); current = [] }
+                if current.count == 30 {
+                    texts.append(current.joined(separator: " "))
+                    current = []
+                }
             }
             i += 97  // spread over the file
         }

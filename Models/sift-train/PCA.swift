@@ -21,13 +21,15 @@ struct PCA {
         }
         var c = [Float](repeating: 0, count: d * d)
         rows.withUnsafeBufferPointer { x in
-            cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, Int32(d), Int32(n),
-                        1 / Float(n), x.baseAddress, Int32(d), 0, &c, Int32(d))
+            cblas_ssyrk(
+                CblasRowMajor, CblasUpper, CblasTrans, Int32(d), Int32(n),
+                1 / Float(n), x.baseAddress, Int32(d), 0, &c, Int32(d))
         }
         for i in 0..<d { for j in i..<d { c[i * d + j] -= mean[i] * mean[j] } }
         var w = [Float](repeating: 0, count: d)
-        let info = LAPACKE_ssyevd(LAPACK_ROW_MAJOR, Int8(UInt8(ascii: "V")), Int8(UInt8(ascii: "U")),
-                                  Int32(d), &c, Int32(d), &w)
+        let info = LAPACKE_ssyevd(
+            LAPACK_ROW_MAJOR, Int8(UInt8(ascii: "V")), Int8(UInt8(ascii: "U")),
+            Int32(d), &c, Int32(d), &w)
         guard info == 0 else { throw TrainError("LAPACKE_ssyevd failed: info \(info)") }
         // Ascending → take the last k columns, largest first; fix each sign (largest |x| positive).
         var comps = [Float](repeating: 0, count: d * k)
@@ -50,14 +52,16 @@ struct PCA {
 
     /// (rows − mean) × components: n × outputDimension.
     func project(_ rows: [Float], count n: Int) -> [Float] {
-        let d = inputDimension, k = outputDimension
+        let d = inputDimension
+        let k = outputDimension
         var centred = rows
         if mean.contains(where: { $0 != 0 }) {
             for i in 0..<n { for j in 0..<d { centred[i * d + j] -= mean[j] } }
         }
         var out = [Float](repeating: 0, count: n * k)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(n), Int32(k), Int32(d),
-                    1, centred, Int32(d), components, Int32(k), 0, &out, Int32(k))
+        cblas_sgemm(
+            CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(n), Int32(k), Int32(d),
+            1, centred, Int32(d), components, Int32(k), 0, &out, Int32(k))
         return out
     }
 }

@@ -40,15 +40,17 @@ struct CGLSSolver {
         DispatchQueue.concurrentPerform(iterations: chunks.count) { c in
             let (table, snaps, histories, bNorms) = box.value
             let (lo, hi) = chunks[c]
-            solver.solveChunk(set, targets: targets, d: d, lo: lo, hi: hi, buckets: buckets,
-                              table: table, snaps: snaps, keep: keep,
-                              history: UnsafeMutableBufferPointer(rebasing: histories[(c * iterations)..<((c + 1) * iterations)]),
-                              bNorm: &bNorms[c])
+            solver.solveChunk(
+                set, targets: targets, d: d, lo: lo, hi: hi, buckets: buckets,
+                table: table, snaps: snaps, keep: keep,
+                history: UnsafeMutableBufferPointer(rebasing: histories[(c * iterations)..<((c + 1) * iterations)]),
+                bNorm: &bNorms[c])
         }
         let bTotal = bNorms.reduce(0, +)
         var history: [(Double, Double, Double)] = []
         for it in 0..<iterations {
-            var data = 0.0, ridge = 0.0
+            var data = 0.0
+            var ridge = 0.0
             for c in chunks.indices {
                 data += histories[c * iterations + it].0
                 ridge += histories[c * iterations + it].1
@@ -74,10 +76,13 @@ struct CGLSSolver {
         bNorm: inout Double
     ) {
         let w = hi - lo
-        let nEx = set.exampleCount, nTerms = set.termCount
-        let x = Matrix(rows: buckets, width: w), p = Matrix(rows: buckets, width: w)
+        let nEx = set.exampleCount
+        let nTerms = set.termCount
+        let x = Matrix(rows: buckets, width: w)
+        let p = Matrix(rows: buckets, width: w)
         let s = Matrix(rows: buckets, width: w)
-        let r = Matrix(rows: nEx, width: w), q = Matrix(rows: nEx, width: w)
+        let r = Matrix(rows: nEx, width: w)
+        let q = Matrix(rows: nEx, width: w)
         let v = Matrix(rows: nTerms, width: w)
         defer { [x, p, s, r, q, v].forEach { $0.free() } }
 
@@ -97,7 +102,8 @@ struct CGLSSolver {
         var snapIndex = 0
         for it in 0..<iterations {
             product(set, p, into: q, v: v)  // q = A p
-            let qn = q.columnNorms(), pn = p.columnNorms()
+            let qn = q.columnNorms()
+            let pn = p.columnNorms()
             var alpha = [Float](repeating: 0, count: w)
             for j in 0..<w {
                 let delta = qn[j] + Double(lambda) * pn[j]
@@ -125,28 +131,33 @@ struct CGLSSolver {
     private func product(_ set: TrainingSet, _ p: Matrix, into q: Matrix, v: Matrix) {
         let w = p.width
         set.termFeatureOffsets.withUnsafeBufferPointer { off in
-        set.termFeatureBuckets.withUnsafeBufferPointer { fb in
-        set.termFeatureWeights.withUnsafeBufferPointer { fw in
-            for t in 0..<set.termCount {
-                let dst = v.row(t)
-                for j in 0..<w { dst[j] = 0 }
-                for f in Int(off[t])..<Int(off[t + 1]) { axpy(fw[f], p.row(Int(fb[f])), dst, w) }
+            set.termFeatureBuckets.withUnsafeBufferPointer { fb in
+                set.termFeatureWeights.withUnsafeBufferPointer { fw in
+                    for t in 0..<set.termCount {
+                        let dst = v.row(t)
+                        for j in 0..<w { dst[j] = 0 }
+                        for f in Int(off[t])..<Int(off[t + 1]) { axpy(fw[f], p.row(Int(fb[f])), dst, w) }
+                    }
+                }
             }
-        } } }
+        }
         let bw = set.bigramWeight
         set.exampleTermOffsets.withUnsafeBufferPointer { to in
-        set.exampleTerms.withUnsafeBufferPointer { terms in
-        set.exampleBigramOffsets.withUnsafeBufferPointer { bo in
-        set.exampleBigrams.withUnsafeBufferPointer { bigrams in
-            for i in 0..<set.exampleCount {
-                let dst = q.row(i)
-                for j in 0..<w { dst[j] = 0 }
-                for k in Int(to[i])..<Int(to[i + 1]) { axpy(1, v.row(Int(terms[k])), dst, w) }
-                for k in Int(bo[i])..<Int(bo[i + 1]) { axpy(bw, p.row(Int(bigrams[k])), dst, w) }
-                let a = set.exampleScale[i]
-                for j in 0..<w { dst[j] *= a }
+            set.exampleTerms.withUnsafeBufferPointer { terms in
+                set.exampleBigramOffsets.withUnsafeBufferPointer { bo in
+                    set.exampleBigrams.withUnsafeBufferPointer { bigrams in
+                        for i in 0..<set.exampleCount {
+                            let dst = q.row(i)
+                            for j in 0..<w { dst[j] = 0 }
+                            for k in Int(to[i])..<Int(to[i + 1]) { axpy(1, v.row(Int(terms[k])), dst, w) }
+                            for k in Int(bo[i])..<Int(bo[i + 1]) { axpy(bw, p.row(Int(bigrams[k])), dst, w) }
+                            let a = set.exampleScale[i]
+                            for j in 0..<w { dst[j] *= a }
+                        }
+                    }
+                }
             }
-        } } } }
+        }
     }
 
     /// s = Aᵀ r.
@@ -156,26 +167,31 @@ struct CGLSSolver {
         s.zero()
         let bw = set.bigramWeight
         set.exampleTermOffsets.withUnsafeBufferPointer { to in
-        set.exampleTerms.withUnsafeBufferPointer { terms in
-        set.exampleBigramOffsets.withUnsafeBufferPointer { bo in
-        set.exampleBigrams.withUnsafeBufferPointer { bigrams in
-            for i in 0..<set.exampleCount {
-                let a = set.exampleScale[i]
-                let src = r.row(i)
-                for k in Int(to[i])..<Int(to[i + 1]) { axpy(a, src, gv.row(Int(terms[k])), w) }
-                if bw != 0 {
-                    for k in Int(bo[i])..<Int(bo[i + 1]) { axpy(a * bw, src, s.row(Int(bigrams[k])), w) }
+            set.exampleTerms.withUnsafeBufferPointer { terms in
+                set.exampleBigramOffsets.withUnsafeBufferPointer { bo in
+                    set.exampleBigrams.withUnsafeBufferPointer { bigrams in
+                        for i in 0..<set.exampleCount {
+                            let a = set.exampleScale[i]
+                            let src = r.row(i)
+                            for k in Int(to[i])..<Int(to[i + 1]) { axpy(a, src, gv.row(Int(terms[k])), w) }
+                            if bw != 0 {
+                                for k in Int(bo[i])..<Int(bo[i + 1]) { axpy(a * bw, src, s.row(Int(bigrams[k])), w) }
+                            }
+                        }
+                    }
                 }
             }
-        } } } }
+        }
         set.termFeatureOffsets.withUnsafeBufferPointer { off in
-        set.termFeatureBuckets.withUnsafeBufferPointer { fb in
-        set.termFeatureWeights.withUnsafeBufferPointer { fw in
-            for t in 0..<set.termCount {
-                let src = gv.row(t)
-                for f in Int(off[t])..<Int(off[t + 1]) { axpy(fw[f], src, s.row(Int(fb[f])), w) }
+            set.termFeatureBuckets.withUnsafeBufferPointer { fb in
+                set.termFeatureWeights.withUnsafeBufferPointer { fw in
+                    for t in 0..<set.termCount {
+                        let src = gv.row(t)
+                        for f in Int(off[t])..<Int(off[t + 1]) { axpy(fw[f], src, s.row(Int(fb[f])), w) }
+                    }
+                }
             }
-        } } }
+        }
     }
 }
 
@@ -206,7 +222,10 @@ struct Matrix: @unchecked Sendable {
             let r = row(i)
             for j in 0..<width { part[j] += r[j] * r[j] }
             if i % 1024 == 1023 {
-                for j in 0..<width { acc[j] += Double(part[j]); part[j] = 0 }
+                for j in 0..<width {
+                    acc[j] += Double(part[j])
+                    part[j] = 0
+                }
             }
         }
         for j in 0..<width { acc[j] += Double(part[j]) }
@@ -216,7 +235,8 @@ struct Matrix: @unchecked Sendable {
     func addScaledColumns(_ a: [Float], _ o: Matrix) {
         a.withUnsafeBufferPointer { a in
             for i in 0..<rows {
-                let d = row(i), s = o.row(i)
+                let d = row(i)
+                let s = o.row(i)
                 for j in 0..<width { d[j] += a[j] * s[j] }
             }
         }
@@ -228,7 +248,8 @@ struct Matrix: @unchecked Sendable {
     func scaleColumnsAndAdd(_ b: [Float], _ o: Matrix) {
         b.withUnsafeBufferPointer { b in
             for i in 0..<rows {
-                let d = row(i), s = o.row(i)
+                let d = row(i)
+                let s = o.row(i)
                 for j in 0..<width { d[j] = s[j] + b[j] * d[j] }
             }
         }

@@ -11,7 +11,8 @@ enum TrainCommandLine {
         commands: commands, footer: "Run `sift-train COMMAND --help` for a command's options; see Models/MODEL.md.")
 
     static let train = command(
-        "train", summary: "Fit, quantise, evaluate and write the model: PCA of the teacher vectors, vocabulary filter, "
+        "train",
+        summary: "Fit, quantise, evaluate and write the model: PCA of the teacher vectors, vocabulary filter, "
             + "CGLS ridge fit of the n-gram table, int8 quantisation; the written file is reloaded and evaluated.",
         options: [
             option("--corpus", "DIR", "the teacher cache: words.tsv, words.f32, sentences.txt, sentences.f32 (required)"),
@@ -52,7 +53,8 @@ enum TrainCommandLine {
         ] + evaluation)
 
     static let eval = command(
-        "eval", summary: "Evaluate a model file: Spearman correlations on the similarity files, nDCG@10 on a BEIR dataset "
+        "eval",
+        summary: "Evaluate a model file: Spearman correlations on the similarity files, nDCG@10 on a BEIR dataset "
             + "and its typo'd queries.",
         options: [
             option("--model", "MODEL", "the model file (required)"),

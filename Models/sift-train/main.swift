@@ -27,8 +27,10 @@ func report(_ embedder: some Embedder, label: String, options: Options, full: Bo
                 for typoDir in options.all("typo") {
                     let t = try Evaluation.BEIR(directory: dir, split: split, queriesFile: typoDir + "/queries.jsonl")
                     let r = Evaluation.ndcg(embedder, t, docVectors: docs)
-                    parts.append(String(format: "typo[%@] %@ ndcg@10 %.4f retention %.3f",
-                                        (typoDir as NSString).lastPathComponent, split, r.ndcg, r.ndcg / clean.ndcg))
+                    parts.append(
+                        String(
+                            format: "typo[%@] %@ ndcg@10 %.4f retention %.3f",
+                            (typoDir as NSString).lastPathComponent, split, r.ndcg, r.ndcg / clean.ndcg))
                 }
             }
         }
@@ -52,14 +54,18 @@ func train(_ o: Options) throws {
         lambda: try o.float("lambda", 1e-3), iterations: try o.int("iterations", 60),
         checkpoints: (o.string("checkpoints") ?? "").split(separator: ",").compactMap { Int($0) },
         chunkWidth: try o.int("chunk-width", 64))
-    let typoTop = try o.int("typo-top", 60000), typoCopies = try o.int("typo-copies", 2)
+    let typoTop = try o.int("typo-top", 60000)
+    let typoCopies = try o.int("typo-copies", 2)
     let typoWeight = try o.float("typo-weight", 0.5)
-    let wordWeight = try o.float("word-example-weight", 1), sentenceWeight = try o.float("sentence-example-weight", 1)
+    let wordWeight = try o.float("word-example-weight", 1)
+    let sentenceWeight = try o.float("sentence-example-weight", 1)
     let documentWeight = try o.float("document-example-weight", 1)
-    let seed = UInt64(try o.int("seed", 20261202))
+    let seed = UInt64(try o.int("seed", 20_261_202))
     let center = !o.flags.contains("no-center")
     log("sift-train train: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
-    log("config: dim \(dim), buckets 2^\(bits), n-grams \(featurizer.minN)...\(featurizer.maxN), bigrams \(featurizer.usesBigrams), kind weights word \(featurizer.wordWeight) char \(featurizer.charWeight) bigram \(featurizer.bigramWeight), lambda \(solver.lambda), iterations \(solver.iterations), typos top \(typoTop) × \(typoCopies) weight \(typoWeight), example weights word \(wordWeight) sentence \(sentenceWeight) document \(documentWeight), centre \(center), seed \(seed)")
+    log(
+        "config: dim \(dim), buckets 2^\(bits), n-grams \(featurizer.minN)...\(featurizer.maxN), bigrams \(featurizer.usesBigrams), kind weights word \(featurizer.wordWeight) char \(featurizer.charWeight) bigram \(featurizer.bigramWeight), lambda \(solver.lambda), iterations \(solver.iterations), typos top \(typoTop) × \(typoCopies) weight \(typoWeight), example weights word \(wordWeight) sentence \(sentenceWeight) document \(documentWeight), centre \(center), seed \(seed)"
+    )
 
     // Teacher cache.
     var t0 = Date()
@@ -73,7 +79,8 @@ func train(_ o: Options) throws {
     // Extra teacher-embedded text (e.g. the documents of the corpus to be searched, never its
     // queries): TEXT file + TEXT-with-.f32 extension, as teacher.py writes them.
     func extra(_ key: String) throws -> (texts: [String], vectors: [Float]) {
-        var texts: [String] = [], vectors: [Float] = []
+        var texts: [String] = []
+        var vectors: [Float] = []
         for path in o.all(key) {
             let lines = try readLines(path).map { String($0.split(separator: "\t", maxSplits: 1).first ?? "") }
             let v = try readMatrix((path as NSString).deletingPathExtension + ".f32", columns: 384)
@@ -84,7 +91,8 @@ func train(_ o: Options) throws {
         }
         return (texts, vectors)
     }
-    let extraWords = try extra("extra-words"), extraSentences = try extra("extra-sentences")
+    let extraWords = try extra("extra-words")
+    let extraSentences = try extra("extra-sentences")
     // Whole documents (title + text, as the index embeds them), fitted with their own weight.
     let extraDocuments = try extra("extra-documents")
     var words = wordRows
@@ -105,7 +113,8 @@ func train(_ o: Options) throws {
     sentences += extraDocuments.texts
     sentenceVectors += extraDocuments.vectors
     let firstDocument = sentences.count - extraDocuments.texts.count
-    let nW = words.count, nS = sentences.count
+    let nW = words.count
+    let nS = sentences.count
     log("teacher cache: \(nW) words, \(nS) sentences (\(elapsed(t0)))")
 
     // PCA of the teacher space.
@@ -115,13 +124,16 @@ func train(_ o: Options) throws {
     sentenceVectors = []
     let pca = try PCA(rows: all, count: nW + nS, dimension: 384, keep: dim, center: center)
     let targets = pca.project(all, count: nW + nS)
-    log(String(format: "pca: %d → %d dims keeps %.2f%% of the variance (%@); top eigenvalues %@",
-               384, dim, pca.explained * 100, elapsed(t0),
-               pca.eigenvalues.prefix(5).map { String(format: "%.4f", $0) }.joined(separator: " ")))
+    log(
+        String(
+            format: "pca: %d → %d dims keeps %.2f%% of the variance (%@); top eigenvalues %@",
+            384, dim, pca.explained * 100, elapsed(t0),
+            pca.eigenvalues.prefix(5).map { String(format: "%.4f", $0) }.joined(separator: " ")))
 
     // Vocabulary filter: the unigrams of every training text and the bigrams seen at least
     // --bigram-min-count times (typo'd copies are not added: they must look unseen).
-    let filterBits = try o.int("filter-bits", 24), bigramMin = try o.int("bigram-min-count", 2)
+    let filterBits = try o.int("filter-bits", 24)
+    let bigramMin = try o.int("bigram-min-count", 2)
     if filterBits > 0 {
         t0 = Date()
         var filter = FeatureFilter(log2Bits: filterBits, probes: try o.int("filter-probes", 3))
@@ -144,9 +156,12 @@ func train(_ o: Options) throws {
             }
         }
         featurizer = featurizer.with(vocabulary: filter)
-        log(String(format: "vocabulary filter: 2^%d bits, %d probes; %d bigrams seen ≥ %d times of %d distinct; fill %.3f (false positives ≈ %.4f) (%@)",
-                   filterBits, filter.probes, kept, bigramMin, bigramCounts.count, filter.fillRatio,
-                   pow(filter.fillRatio, Double(filter.probes)), elapsed(t0)))
+        log(
+            String(
+                format:
+                    "vocabulary filter: 2^%d bits, %d probes; %d bigrams seen ≥ %d times of %d distinct; fill %.3f (false positives ≈ %.4f) (%@)",
+                filterBits, filter.probes, kept, bigramMin, bigramCounts.count, filter.fillRatio,
+                pow(filter.fillRatio, Double(filter.probes)), elapsed(t0)))
     }
 
     // Design.
@@ -166,7 +181,8 @@ func train(_ o: Options) throws {
         }
     }
     // N-gram-only copies: the word without its unigram row, as a typo'd or unseen word looks.
-    let ngramTop = try o.int("ngram-only-top", 0), ngramWeight = try o.float("ngram-only-weight", 0.5)
+    let ngramTop = try o.int("ngram-only-top", 0)
+    let ngramWeight = try o.float("ngram-only-weight", 0.5)
     var ngramCount = 0
     for i in Array(0..<min(ngramTop, baseWords)) + Array(ngramTop > 0 ? baseWords..<nW : nW..<nW) where words[i].utf8.count >= 4 {
         if set.addNGramsOnly(words[i], target: i, weight: ngramWeight) { ngramCount += 1 }
@@ -175,7 +191,9 @@ func train(_ o: Options) throws {
     for (j, s) in sentences.enumerated()
     where !set.add(s, target: nW + j, weight: j < firstDocument ? sentenceWeight : documentWeight) { skipped += 1 }
     set.finish()
-    log("design: \(set.exampleCount) examples (\(typoCount) typo copies, \(skipped) texts without terms), \(set.termCount) distinct terms, \(set.featureNonZeros) non-zeros (\(elapsed(t0)))")
+    log(
+        "design: \(set.exampleCount) examples (\(typoCount) typo copies, \(skipped) texts without terms), \(set.termCount) distinct terms, \(set.featureNonZeros) non-zeros (\(elapsed(t0)))"
+    )
 
     // Fit.
     t0 = Date()
@@ -195,10 +213,12 @@ func train(_ o: Options) throws {
     let int8 = HashedNGramEmbedder(featurizer: featurizer, dimension: dim, weights: outcome.table, quantized: true, name: name)
     try int8.write(to: URL(fileURLWithPath: out))
     let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
-    log(String(format: "wrote %@: %.1f MiB, fingerprint %@", out, Double(size) / 1048576, int8.fingerprint))
+    log(String(format: "wrote %@: %.1f MiB, fingerprint %@", out, Double(size) / 1_048_576, int8.fingerprint))
     let loaded = try HashedNGramEmbedder(contentsOf: URL(fileURLWithPath: out))
     try report(loaded, label: "int8 (written file)", options: o, full: true)
-    log("speed: \(Int(Evaluation.speed(loaded, texts: Evaluation.thirtyWordTexts(from: sentences)))) texts/s per CPU-second (30-word texts, one thread)")
+    log(
+        "speed: \(Int(Evaluation.speed(loaded, texts: Evaluation.thirtyWordTexts(from: sentences)))) texts/s per CPU-second (30-word texts, one thread)"
+    )
     log("total: \(elapsed(started))")
 }
 
@@ -207,8 +227,10 @@ func evaluate(_ o: Options) throws {
     let path = try o.require("model")
     let t0 = Date()
     let e = try HashedNGramEmbedder(contentsOf: URL(fileURLWithPath: path))
-    log(String(format: "loaded %@ in %.1f ms: %@, dimension %d, buckets %d", path, Date().timeIntervalSince(t0) * 1000,
-               e.fingerprint, e.dimension, e.featurizer.bucketCount))
+    log(
+        String(
+            format: "loaded %@ in %.1f ms: %@, dimension %d, buckets %d", path, Date().timeIntervalSince(t0) * 1000,
+            e.fingerprint, e.dimension, e.featurizer.bucketCount))
     try report(e, label: (path as NSString).lastPathComponent, options: o, full: true)
 }
 
@@ -220,7 +242,9 @@ func speed(_ o: Options) throws {
     for t in texts { e.featurizer.forEachFeature(in: t) { _, _, _ in features += 1 } }
     log("speed texts: \(texts.count) × 30 words, \(features / texts.count) features per text on average")
     for _ in 0..<3 {
-        log("speed: \(Int(Evaluation.speed(e, texts: texts, count: try o.int("count", 50000)))) texts/s per CPU-second (30-word texts, one thread)")
+        log(
+            "speed: \(Int(Evaluation.speed(e, texts: texts, count: try o.int("count", 50000)))) texts/s per CPU-second (30-word texts, one thread)"
+        )
     }
 }
 
@@ -228,7 +252,10 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first else {
     CommandLineTool.fail("expected a command: train, eval or speed\n\n" + TrainCommandLine.overview, program: "sift-train", status: .usage)
 }
-if name == "-h" || name == "--help" || name == "help" { print(TrainCommandLine.overview); exit(0) }
+if name == "-h" || name == "--help" || name == "help" {
+    print(TrainCommandLine.overview)
+    exit(0)
+}
 guard let command = TrainCommandLine.commands.first(where: { $0.name == name }) else {
     let message = "unknown command '\(name)'; expected train, eval or speed\n\n" + TrainCommandLine.overview
     CommandLineTool.fail(message, program: "sift-train", status: .usage)

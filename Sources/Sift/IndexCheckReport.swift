@@ -82,21 +82,31 @@ extension StoreSurvey {
     func parts(scheme: String) -> [IndexCheckReport.Part] {
         var parts: [IndexCheckReport.Part] = []
         let integrityOK = integrity == ["ok"]
-        parts.append(.init(
-            name: "database", isWhole: fileIsSound,
-            summary: integrityOK ? "SQLite integrity_check: ok" : "SQLite integrity_check found \(integrity.count) problem\(integrity.count == 1 ? "" : "s")",
-            details: (integrityOK ? [] : integrity) + scanFailures))
-        parts.append(.init(
-            name: "settings", isWhole: settingProblems.isEmpty,
-            summary: settingProblems.isEmpty ? "protection \(scheme), key check verified, generation \(generation?.counter ?? 0)" : settingProblems.joined(separator: "; ")))
+        parts.append(
+            .init(
+                name: "database", isWhole: fileIsSound,
+                summary: integrityOK
+                    ? "SQLite integrity_check: ok"
+                    : "SQLite integrity_check found \(integrity.count) problem\(integrity.count == 1 ? "" : "s")",
+                details: (integrityOK ? [] : integrity) + scanFailures))
+        parts.append(
+            .init(
+                name: "settings", isWhole: settingProblems.isEmpty,
+                summary: settingProblems.isEmpty
+                    ? "protection \(scheme), key check verified, generation \(generation?.counter ?? 0)"
+                    : settingProblems.joined(separator: "; ")))
         var itemPart = records(.item, name: "items", readable: items.count, noun: "item")
         if unverifiedRecords > 0 {
-            itemPart.details.append("\(unverifiedRecords) record\(unverifiedRecords == 1 ? " was" : "s were") written before schema 3 and carr\(unverifiedRecords == 1 ? "ies" : "y") no checksum: read, not verified")
+            itemPart.details.append(
+                "\(unverifiedRecords) record\(unverifiedRecords == 1 ? " was" : "s were") written before schema 3 and carr\(unverifiedRecords == 1 ? "ies" : "y") no checksum: read, not verified"
+            )
         }
         parts.append(itemPart)
         var donationPart = records(.donation, name: "donations", readable: donations.count, noun: "donation")
         if donationsOfUnreadableItems > 0 {
-            donationPart.details.append("\(donationsOfUnreadableItems) readable donation\(donationsOfUnreadableItems == 1 ? "" : "s") of unreadable items (a repair drops them with their item)")
+            donationPart.details.append(
+                "\(donationsOfUnreadableItems) readable donation\(donationsOfUnreadableItems == 1 ? "" : "s") of unreadable items (a repair drops them with their item)"
+            )
         }
         parts.append(donationPart)
         var metaPart = records(.meta, name: "meta", readable: meta.count, noun: "entry", plural: "entries")
@@ -105,7 +115,9 @@ extension StoreSurvey {
         return parts
     }
 
-    private func records(_ kind: UnreadableRecord.Kind, name: String, readable: Int, noun: String, plural: String? = nil) -> IndexCheckReport.Part {
+    private func records(_ kind: UnreadableRecord.Kind, name: String, readable: Int, noun: String, plural: String? = nil)
+        -> IndexCheckReport.Part
+    {
         let bad = unreadable.filter { $0.kind == kind }
         let nouns = { (n: Int) in n == 1 ? noun : (plural ?? noun + "s") }
         var summary = "\(readable) \(nouns(readable)) read and verified"

@@ -17,7 +17,9 @@ extension SearchIndex {
         let started = Date()
         let name = configuration.directory?.lastPathComponent ?? ":memory:"
         guard let directory = configuration.directory else {
-            let part = IndexCheckReport.Part(name: "database", isWhole: false, summary: "an index in memory has nothing on disk to check; call check() on the open index")
+            let part = IndexCheckReport.Part(
+                name: "database", isWhole: false, summary: "an index in memory has nothing on disk to check; call check() on the open index"
+            )
             return IndexCheckReport(index: name, storePath: nil, parts: [part], unreadable: [], readableItems: 0)
         }
         var report: IndexCheckReport?
@@ -26,11 +28,13 @@ extension SearchIndex {
             logPermissions(store.permissionNotes, configuration: configuration, name: name)
             let survey = store.survey(openFailure: failure)
             if failure == nil || survey.readsAnything {
-                report = inspect(store, survey: survey, live: nil, configuration: configuration, name: name, permissionNotes: store.permissionNotes)
+                report = inspect(
+                    store, survey: survey, live: nil, configuration: configuration, name: name, permissionNotes: store.permissionNotes)
             }
         }
         if report == nil {
-            let part = IndexCheckReport.Part(name: "database", isWhole: false, summary: "the store cannot be opened: \(failure.map { "\($0)" } ?? "")")
+            let part = IndexCheckReport.Part(
+                name: "database", isWhole: false, summary: "the store cannot be opened: \(failure.map { "\($0)" } ?? "")")
             report = IndexCheckReport(
                 index: name, storePath: directory.appendingPathComponent(Store.fileName).path,
                 parts: [part, permissionsPart(directory, notes: [])], unreadable: [], readableItems: 0)
@@ -47,7 +51,9 @@ extension SearchIndex {
         do {
             return (try Store(directory: directory, codec: configuration.codec, readOnly: configuration.readOnly), nil)
         } catch let failure {
-            return ((try? Store(directory: directory, codec: configuration.codec, readOnly: configuration.readOnly, salvaging: true)), failure)
+            return (
+                (try? Store(directory: directory, codec: configuration.codec, readOnly: configuration.readOnly, salvaging: true)), failure
+            )
         }
     }
 
@@ -55,7 +61,8 @@ extension SearchIndex {
     /// projections in memory keep the identifier table's invariants and agree with the store.
     package func check() -> IndexCheckReport {
         let started = Date()
-        let report = Self.inspect(store, survey: store.survey(), live: (state, generation), configuration: configuration, name: name, permissionNotes: [])
+        let report = Self.inspect(
+            store, survey: store.survey(), live: (state, generation), configuration: configuration, name: name, permissionNotes: [])
         Self.log(report, operation: "check", configuration: configuration, started: started)
         return report
     }
@@ -92,8 +99,12 @@ extension SearchIndex {
         let report = IndexRepairReport(
             before: before, after: after, dropped: outcome.dropped, droppedDonationsOfDroppedItems: outcome.droppedDonationsOfDroppedItems,
             rebuiltDatabase: outcome.rebuiltFile, snapshotWritten: snapshotWritten)
-        let outcomeText = "\(after.isWhole ? "ok" : "not whole after repair"): dropped \(outcome.dropped.count) unreadable records\(outcome.rebuiltFile ? ", rebuilt the file" : "")"
-        configuration.logger.log(LogRecord(operation: "repair", index: directory.lastPathComponent, itemCount: after.readableItems, duration: Date().timeIntervalSince(started), outcome: outcomeText))
+        let outcomeText =
+            "\(after.isWhole ? "ok" : "not whole after repair"): dropped \(outcome.dropped.count) unreadable records\(outcome.rebuiltFile ? ", rebuilt the file" : "")"
+        configuration.logger.log(
+            LogRecord(
+                operation: "repair", index: directory.lastPathComponent, itemCount: after.readableItems,
+                duration: Date().timeIntervalSince(started), outcome: outcomeText))
         return report
     }
 
@@ -121,32 +132,40 @@ extension SearchIndex {
         // The old connection closes (and lets go of its lock) before its file is replaced.
         store = try Store(directory: nil)
         try Store.replaceFile(in: directory, with: temporary)
-        return StoreRepairOutcome(dropped: survey.unreadable, droppedDonationsOfDroppedItems: survey.donationsOfUnreadableItems, rebuiltFile: true)
+        return StoreRepairOutcome(
+            dropped: survey.unreadable, droppedDonationsOfDroppedItems: survey.donationsOfUnreadableItems, rebuiltFile: true)
     }
 
     // MARK: The report's parts
 
     /// The whole report on `store`; `live` is an open index's state and generation.
     static func inspect(
-        _ store: Store, survey: StoreSurvey, live: (state: IndexState, generation: StoreGeneration?)?, configuration: Configuration, name: String,
+        _ store: Store, survey: StoreSurvey, live: (state: IndexState, generation: StoreGeneration?)?, configuration: Configuration,
+        name: String,
         permissionNotes: [String]
     ) -> IndexCheckReport {
         var parts = survey.parts(scheme: configuration.codec.scheme)
         let storedFingerprint = survey.meta.first { $0.name == modelKey }?.text
-        let rebuilt = IndexState.rebuilt(from: survey.items.map(\.stored), configuration: configuration, storedFingerprint: storedFingerprint)
+        let rebuilt = IndexState.rebuilt(
+            from: survey.items.map(\.stored), configuration: configuration, storedFingerprint: storedFingerprint)
         var identifiers = identifiersPart(rebuilt: rebuilt, live: live, storeGeneration: survey.generation)
         if configuration.vectorFingerprint != nil && rebuilt.vectors == nil {
-            identifiers.details.append("the stored vectors are from another model (or none): not checked; the next writable open embeds every item again")
+            identifiers.details.append(
+                "the stored vectors are from another model (or none): not checked; the next writable open embeds every item again")
         }
         parts.append(identifiers)
         if let directory = configuration.directory {
             parts.append(snapshotPart(directory, configuration: configuration, generation: survey.generation, rebuilt: rebuilt))
             parts.append(permissionsPart(directory, notes: permissionNotes))
         }
-        return IndexCheckReport(index: name, storePath: configuration.directory.map { _ in store.path }, parts: parts, unreadable: survey.unreadable, readableItems: survey.items.count)
+        return IndexCheckReport(
+            index: name, storePath: configuration.directory.map { _ in store.path }, parts: parts, unreadable: survey.unreadable,
+            readableItems: survey.items.count)
     }
 
-    private static func identifiersPart(rebuilt: IndexState, live: (state: IndexState, generation: StoreGeneration?)?, storeGeneration: StoreGeneration?) -> IndexCheckReport.Part {
+    private static func identifiersPart(
+        rebuilt: IndexState, live: (state: IndexState, generation: StoreGeneration?)?, storeGeneration: StoreGeneration?
+    ) -> IndexCheckReport.Part {
         var problems: [String] = []
         var details: [String] = []
         do { try rebuilt.checkProjections() } catch { problems.append("the projections rebuilt from the store: \(error)") }
@@ -155,43 +174,66 @@ extension SearchIndex {
             if live.generation != nil && live.generation == storeGeneration {
                 problems += live.state.disagreements(with: rebuilt).map { "in memory: " + $0 }
             } else {
-                details.append("the store was written by another connection since this index opened: memory not compared with it (reopen to see its changes)")
+                details.append(
+                    "the store was written by another connection since this index opened: memory not compared with it (reopen to see its changes)"
+                )
             }
         }
         let n = rebuilt.table.count
-        let summary = problems.isEmpty
+        let summary =
+            problems.isEmpty
             ? "\(n) id\(n == 1 ? "" : "s") ↔ \(n) row\(n == 1 ? "" : "s"); keyword index and vectors agree with the identifier table"
             : "\(problems.count) problem\(problems.count == 1 ? "" : "s") with the identifier table or the projections"
         return .init(name: "identifiers", isWhole: problems.isEmpty, summary: summary, details: problems + details)
     }
 
-    private static func snapshotPart(_ directory: URL, configuration: Configuration, generation: StoreGeneration?, rebuilt: IndexState) -> IndexCheckReport.Part {
+    private static func snapshotPart(_ directory: URL, configuration: Configuration, generation: StoreGeneration?, rebuilt: IndexState)
+        -> IndexCheckReport.Part
+    {
         if let why = IndexSnapshot.unavailability(configuration) { return .init(name: "snapshot", isWhole: true, summary: "none: \(why)") }
         let temporary = IndexSnapshot.temporaryFiles(in: directory)
-        let tmpNote = temporary.isEmpty ? [] : ["\(temporary.count) temporary file\(temporary.count == 1 ? "" : "s") of interrupted snapshot writes (the next writable open removes them)"]
+        let tmpNote =
+            temporary.isEmpty
+            ? []
+            : [
+                "\(temporary.count) temporary file\(temporary.count == 1 ? "" : "s") of interrupted snapshot writes (the next writable open removes them)"
+            ]
         let expected = generation.map { snapshotKey(configuration, $0) }
         switch IndexSnapshot.inspect(in: directory, expected: expected, int8Components: nil) {
         case .notApplicable(let why):
             return .init(name: "snapshot", isWhole: true, summary: "none: \(why)", details: tmpNote)
         case .missing:
-            return .init(name: "snapshot", isWhole: true, summary: "none yet (the next open rebuilds from the store; releasing the index writes one)", details: tmpNote)
+            return .init(
+                name: "snapshot", isWhole: true,
+                summary: "none yet (the next open rebuilds from the store; releasing the index writes one)", details: tmpNote)
         case .damaged(let why), .malformed(let why):
-            return .init(name: "snapshot", isWhole: false, summary: "\(why): the next open rebuilds from the store and a repair writes a new one", details: tmpNote)
+            return .init(
+                name: "snapshot", isWhole: false, summary: "\(why): the next open rebuilds from the store and a repair writes a new one",
+                details: tmpNote)
         case .stale(let why):
-            return .init(name: "snapshot", isWhole: true, summary: "intact but not current: \(why) (the next open rebuilds from the store)", details: tmpNote)
+            return .init(
+                name: "snapshot", isWhole: true, summary: "intact but not current: \(why) (the next open rebuilds from the store)",
+                details: tmpNote)
         case .current(let state):
             let differences = state.disagreements(with: rebuilt)
             if differences.isEmpty {
-                return .init(name: "snapshot", isWhole: true, summary: "current (generation \(generation?.counter ?? 0)), intact, and equal to the projections of the store", details: tmpNote)
+                return .init(
+                    name: "snapshot", isWhole: true,
+                    summary: "current (generation \(generation?.counter ?? 0)), intact, and equal to the projections of the store",
+                    details: tmpNote)
             }
-            return .init(name: "snapshot", isWhole: false, summary: "current by its key but it disagrees with the store", details: differences + tmpNote)
+            return .init(
+                name: "snapshot", isWhole: false, summary: "current by its key but it disagrees with the store",
+                details: differences + tmpNote)
         }
     }
 
     private static func permissionsPart(_ directory: URL, notes: [String]) -> IndexCheckReport.Part {
         let wider = StorePermissions.wider(in: directory)
         let tightened = notes.isEmpty || !wider.isEmpty ? [] : ["tightened on this open: " + notes.joined(separator: ", ")]
-        if wider.isEmpty { return .init(name: "permissions", isWhole: true, summary: "owner-only (the directory and everything in it)", details: tightened) }
+        if wider.isEmpty {
+            return .init(name: "permissions", isWhole: true, summary: "owner-only (the directory and everything in it)", details: tightened)
+        }
         return .init(name: "permissions", isWhole: false, summary: "others can reach: " + wider.joined(separator: ", "), details: tightened)
     }
 
@@ -201,14 +243,19 @@ extension SearchIndex {
     static func logPermissions(_ notes: [String], configuration: Configuration, name: String) {
         guard !notes.isEmpty else { return }
         let prefix = configuration.readOnly ? "wider than owner-only: " : "tightened to owner-only: "
-        configuration.logger.log(LogRecord(operation: "permissions", index: name, itemCount: 0, duration: 0, outcome: prefix + notes.joined(separator: ", ")))
+        configuration.logger.log(
+            LogRecord(operation: "permissions", index: name, itemCount: 0, duration: 0, outcome: prefix + notes.joined(separator: ", ")))
     }
 
     /// One record per check: counts and part names, never an id or any text.
     private static func log(_ report: IndexCheckReport, operation: String, configuration: Configuration, started: Date) {
         let broken = report.parts.filter { !$0.isWhole }.map(\.name)
-        let outcome = report.isWhole ? "ok, whole" : "not whole: \(broken.joined(separator: ", ")); \(report.unreadable.count) unreadable records"
-        configuration.logger.log(LogRecord(operation: operation, index: report.index, itemCount: report.readableItems, duration: Date().timeIntervalSince(started), outcome: outcome))
+        let outcome =
+            report.isWhole ? "ok, whole" : "not whole: \(broken.joined(separator: ", ")); \(report.unreadable.count) unreadable records"
+        configuration.logger.log(
+            LogRecord(
+                operation: operation, index: report.index, itemCount: report.readableItems, duration: Date().timeIntervalSince(started),
+                outcome: outcome))
     }
 }
 
@@ -221,14 +268,19 @@ extension IndexState {
         let current = configuration.vectorFingerprint != nil && storedFingerprint == configuration.vectorFingerprint
         var state = IndexState(
             keyword: KeywordIndex(parameters: configuration.bm25),
-            vectors: current ? configuration.embedder.map { VectorIndex(dimension: $0.dimension, int8Components: nil, precision: configuration.vectorPrecision) } : nil)
+            vectors: current
+                ? configuration.embedder.map {
+                    VectorIndex(dimension: $0.dimension, int8Components: nil, precision: configuration.vectorPrecision)
+                } : nil)
         let dimension = current ? configuration.embedder?.dimension : nil
         let needsVector: @Sendable (StoredItem) -> Bool = { stored in dimension != nil && stored.vector?.count != dimension }
         var start = 0
         while start < items.count {
             let chunk = Array(items[start..<min(items.count, start + SearchIndex.openChunk)])
             let embedder = current ? configuration.embedder : nil
-            for p in state.prepare(chunk, embedder: embedder, titleWeight: configuration.titleEmbeddingWeight, needsVector: needsVector) { state.project(p) }
+            for p in state.prepare(chunk, embedder: embedder, titleWeight: configuration.titleEmbeddingWeight, needsVector: needsVector) {
+                state.project(p)
+            }
             start += chunk.count
         }
         state.keyword.prepareForQueries()

@@ -15,8 +15,10 @@ extension SearchIndex {
     /// Refuses a configuration the index cannot honour.
     static func validate(_ configuration: Configuration) throws {
         if configuration.quantizedScan, let p = configuration.quantizedScanComponents, let d = configuration.embedder?.dimension,
-           p <= 0 || (p < d && p % 32 != 0) {
-            throw IndexError.invalidConfiguration("quantizedScanComponents must be a positive multiple of 32 (or at least the model's \(d) dimensions), got \(p)")
+            p <= 0 || (p < d && p % 32 != 0)
+        {
+            throw IndexError.invalidConfiguration(
+                "quantizedScanComponents must be a positive multiple of 32 (or at least the model's \(d) dimensions), got \(p)")
         }
     }
 
@@ -31,7 +33,11 @@ extension SearchIndex {
         var rewritten: [StoreMutation] = []
         var generation: StoreGeneration?
         var donations: [Donation] = []
-        var state = IndexState(keyword: KeywordIndex(parameters: configuration.bm25), vectors: configuration.embedder.map { VectorIndex(dimension: $0.dimension, int8Components: configuration.int8Components, precision: configuration.vectorPrecision) })
+        var state = IndexState(
+            keyword: KeywordIndex(parameters: configuration.bm25),
+            vectors: configuration.embedder.map {
+                VectorIndex(dimension: $0.dimension, int8Components: configuration.int8Components, precision: configuration.vectorPrecision)
+            })
         // One read transaction: the generation, the snapshot's check against it and whatever is
         // read from the store are one committed state.
         try store.reading {
@@ -82,7 +88,9 @@ extension SearchIndex {
         guard let generation, let directory = configuration.directory else {
             return (nil, "the store has no generation (schema 1, opened read-only)")
         }
-        switch IndexSnapshot.load(in: directory, expected: Self.snapshotKey(configuration, generation), int8Components: configuration.int8Components) {
+        switch IndexSnapshot.load(
+            in: directory, expected: Self.snapshotKey(configuration, generation), int8Components: configuration.int8Components)
+        {
         case .success(let s): return (s, nil)
         case .failure(let rejection): return (nil, rejection.description)
         }
@@ -96,10 +104,12 @@ extension SearchIndex {
         var rewritten: [StoreMutation] = []
         let dimension = configuration.embedder?.dimension
         let everything = reembed
-        let needsVector: @Sendable (StoredItem) -> Bool = { stored in dimension != nil && (everything || stored.vector?.count != dimension) }
+        let needsVector: @Sendable (StoredItem) -> Bool = { stored in dimension != nil && (everything || stored.vector?.count != dimension)
+        }
         var chunk: [StoredItem] = []
         func flush() {
-            let prepared = state.prepare(chunk, embedder: configuration.embedder, titleWeight: configuration.titleEmbeddingWeight, needsVector: needsVector)
+            let prepared = state.prepare(
+                chunk, embedder: configuration.embedder, titleWeight: configuration.titleEmbeddingWeight, needsVector: needsVector)
             for (stored, p) in zip(chunk, prepared) {
                 if needsVector(stored) { rewritten.append(.upsert(p.stored)) }
                 state.project(p)
@@ -135,11 +145,11 @@ extension SearchIndex {
         let env = ProcessInfo.processInfo.environment
         if let path = env["SIFT_STORE"], !path.isEmpty { return URL(fileURLWithPath: path, isDirectory: true) }
         #if os(Linux)
-        if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty { return URL(fileURLWithPath: xdg).appendingPathComponent("sift") }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/sift")
+            if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty { return URL(fileURLWithPath: xdg).appendingPathComponent("sift") }
+            return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/sift")
         #else
-        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first!
-        return base.appendingPathComponent("sift")
+            let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first!
+            return base.appendingPathComponent("sift")
         #endif
     }
 }

@@ -40,7 +40,9 @@ extension SearchIndex {
         }
         let k = keyword.statistics
         var bytes = 0
-        if let dir = configuration.directory, let files = try? FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: [.fileSizeKey]) {
+        if let dir = configuration.directory,
+            let files = try? FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: [.fileSizeKey])
+        {
             for f in files { bytes += (try? f.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0 }
         }
         return Statistics(
@@ -59,7 +61,9 @@ extension SearchIndex {
         try store.forEachItem { storedIDs.insert($0.item.id) }
         for id in table.ids { live.insert(table.row(of: id)!) }
         if Set(table.ids) != storedIDs {
-            throw InvariantViolation("store holds \(storedIDs.count) items, identifier table \(table.count); differing: \(Array(storedIDs.symmetricDifference(Set(table.ids)).prefix(5)))")
+            throw InvariantViolation(
+                "store holds \(storedIDs.count) items, identifier table \(table.count); differing: \(Array(storedIDs.symmetricDifference(Set(table.ids)).prefix(5)))"
+            )
         }
         for (r, item) in items.enumerated() {
             if (item != nil) != live.contains(Int32(r)) || (item.map { table.row(of: $0.id) != Int32(r) } ?? false) {

@@ -154,7 +154,8 @@ extension SearchIndex {
         return state.items.withUnsafeBufferPointer { items in
             /// `a` lists before `b`.
             func before(_ a: Int32, _ b: Int32) -> Bool {
-                let x = entries[Int(a)].date, y = entries[Int(b)].date
+                let x = entries[Int(a)].date
+                let y = entries[Int(b)].date
                 switch (x.isNaN, y.isNaN) {
                 case (false, false) where x != y: return x > y
                 case (false, true): return true

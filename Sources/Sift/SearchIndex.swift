@@ -65,7 +65,10 @@ public actor SearchIndex {
         do {
             try self.init(opening: configuration)
         } catch {
-            configuration.logger.log(LogRecord(operation: "open", index: configuration.directory?.lastPathComponent ?? ":memory:", itemCount: 0, duration: Date().timeIntervalSince(started), outcome: "failed: \(Self.describe(error))"))
+            configuration.logger.log(
+                LogRecord(
+                    operation: "open", index: configuration.directory?.lastPathComponent ?? ":memory:", itemCount: 0,
+                    duration: Date().timeIntervalSince(started), outcome: "failed: \(Self.describe(error))"))
             throw error
         }
     }
@@ -82,7 +85,10 @@ public actor SearchIndex {
         self.generation = opened.generation
         self.snapshotGeneration = opened.snapshotGeneration
         self.state = opened.state
-        configuration.logger.log(LogRecord(operation: "open", index: name, itemCount: opened.state.table.count, duration: Date().timeIntervalSince(started), outcome: opened.outcome))
+        configuration.logger.log(
+            LogRecord(
+                operation: "open", index: name, itemCount: opened.state.table.count, duration: Date().timeIntervalSince(started),
+                outcome: opened.outcome))
     }
 
     private func applyInMemory(_ pending: [Pending]) {
@@ -111,7 +117,10 @@ public actor SearchIndex {
     /// Commits `pending` (or queues it when a batch is open).
     private func commit(_ pending: [Pending], operation: String, count: Int, meta: [String: String] = [:]) throws {
         guard !pending.isEmpty || !meta.isEmpty else {
-            if batch == nil { configuration.logger.log(LogRecord(operation: operation, index: name, itemCount: count, duration: 0, outcome: "ok, nothing to store")) }
+            if batch == nil {
+                configuration.logger.log(
+                    LogRecord(operation: operation, index: name, itemCount: count, duration: 0, outcome: "ok, nothing to store"))
+            }
             return
         }
         if batch != nil {
@@ -133,11 +142,15 @@ public actor SearchIndex {
                 snapshotGeneration = nil
             }
         } catch {
-            configuration.logger.log(LogRecord(operation: operation, index: name, itemCount: count, duration: Date().timeIntervalSince(started), outcome: "failed: \(Self.describe(error))"))
+            configuration.logger.log(
+                LogRecord(
+                    operation: operation, index: name, itemCount: count, duration: Date().timeIntervalSince(started),
+                    outcome: "failed: \(Self.describe(error))"))
             throw error
         }
         applyInMemory(pending)
-        configuration.logger.log(LogRecord(operation: operation, index: name, itemCount: count, duration: Date().timeIntervalSince(started), outcome: "ok"))
+        configuration.logger.log(
+            LogRecord(operation: operation, index: name, itemCount: count, duration: Date().timeIntervalSince(started), outcome: "ok"))
     }
 
     static func describe(_ error: any Error) -> String {
@@ -159,23 +172,34 @@ public actor SearchIndex {
     ///   items with 256-dimensional vectors).
     @discardableResult
     public func saveSnapshot() -> Bool {
-        snapshotGeneration = Self.saveSnapshot(state, generation: generation, onDisk: snapshotGeneration, configuration: configuration, name: name)
+        snapshotGeneration = Self.saveSnapshot(
+            state, generation: generation, onDisk: snapshotGeneration, configuration: configuration, name: name)
         return snapshotGeneration != nil && snapshotGeneration == generation
     }
 
     /// The snapshot writer shared by ``saveSnapshot()`` and `deinit`; returns the generation of
     /// the snapshot on disk afterwards.
-    private static func saveSnapshot(_ state: IndexState, generation: StoreGeneration?, onDisk: StoreGeneration?, configuration: Configuration, name: String) -> StoreGeneration? {
-        guard let directory = configuration.directory, !configuration.readOnly, IndexSnapshot.unavailability(configuration) == nil else { return nil }
+    private static func saveSnapshot(
+        _ state: IndexState, generation: StoreGeneration?, onDisk: StoreGeneration?, configuration: Configuration, name: String
+    ) -> StoreGeneration? {
+        guard let directory = configuration.directory, !configuration.readOnly, IndexSnapshot.unavailability(configuration) == nil else {
+            return nil
+        }
         guard let generation else { return nil }
         if onDisk == generation { return onDisk }
         let started = Date()
         do {
             let bytes = try IndexSnapshot.write(state, key: snapshotKey(configuration, generation), in: directory)
-            configuration.logger.log(LogRecord(operation: "snapshot", index: name, itemCount: state.table.count, duration: Date().timeIntervalSince(started), outcome: "ok, \(bytes) bytes"))
+            configuration.logger.log(
+                LogRecord(
+                    operation: "snapshot", index: name, itemCount: state.table.count, duration: Date().timeIntervalSince(started),
+                    outcome: "ok, \(bytes) bytes"))
             return generation
         } catch {
-            configuration.logger.log(LogRecord(operation: "snapshot", index: name, itemCount: state.table.count, duration: Date().timeIntervalSince(started), outcome: "failed: \(error.description)"))
+            configuration.logger.log(
+                LogRecord(
+                    operation: "snapshot", index: name, itemCount: state.table.count, duration: Date().timeIntervalSince(started),
+                    outcome: "failed: \(error.description)"))
             return nil
         }
     }
@@ -209,7 +233,10 @@ public actor SearchIndex {
         for item in newItems {
             if !item.isIndexable {
                 summary.refusedPrivate += 1
-                if isIndexed(item.id) { decisions.append(.delete([item.id])); summary.deletedBecausePrivate += 1 }
+                if isIndexed(item.id) {
+                    decisions.append(.delete([item.id]))
+                    summary.deletedBecausePrivate += 1
+                }
                 continue
             }
             if item.isExpired(at: now) {
@@ -222,7 +249,8 @@ public actor SearchIndex {
             upserted.insert(item.id)
             summary.indexed += 1
         }
-        let prepared = state.prepare(accepted, embedder: configuration.embedder, titleWeight: configuration.titleEmbeddingWeight, needsVector: { _ in true })
+        let prepared = state.prepare(
+            accepted, embedder: configuration.embedder, titleWeight: configuration.titleEmbeddingWeight, needsVector: { _ in true })
         var next = 0
         for decision in decisions {
             if let decision {
@@ -289,7 +317,9 @@ public actor SearchIndex {
         if let expectedClientState {
             let current = try store.meta(Self.clientStateKey)
             guard current == expectedClientState else {
-                configuration.logger.log(LogRecord(operation: "batch", index: name, itemCount: pending.count, duration: 0, outcome: "failed: client state mismatch"))
+                configuration.logger.log(
+                    LogRecord(
+                        operation: "batch", index: name, itemCount: pending.count, duration: 0, outcome: "failed: client state mismatch"))
                 throw IndexError.clientStateMismatch(expected: expectedClientState, found: current)
             }
         }

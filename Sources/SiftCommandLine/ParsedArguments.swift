@@ -77,7 +77,9 @@ public struct ParsedArguments: Sendable {
         if range.upperBound == 0 {
             throw UsageError("'\(spec.invocation)' expects no arguments, got \"\(positionals[0])\"")
         }
-        let expected = range.lowerBound == range.upperBound ? "\(range.lowerBound)"
+        let expected =
+            range.lowerBound == range.upperBound
+            ? "\(range.lowerBound)"
             : range.upperBound == Int.max ? "at least \(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
         let singular = range.lowerBound == 1 && (range.upperBound == 1 || range.upperBound == Int.max)
         throw UsageError(

@@ -14,7 +14,8 @@ extension RetrievalEvaluation {
     /// user types) and counts how often the document comes back in the top 3.
     package func asYouType(_ dataset: BEIRDataset, documents: Int, seed: UInt64) async throws -> AsYouTypeReport {
         let index = try SearchIndex(configuration: indexConfiguration)
-        try await index.upsert(dataset.documents.map { SearchableItem(id: ItemID($0.id), domain: "document", title: $0.title, content: $0.text) })
+        try await index.upsert(
+            dataset.documents.map { SearchableItem(id: ItemID($0.id), domain: "document", title: $0.title, content: $0.text) })
         var eligible = dataset.documents.filter { $0.title.split(whereSeparator: \.isWhitespace).count >= 3 }
         var rng = SplitMix64(seed: seed)
         eligible.shuffle(using: &rng)
@@ -23,8 +24,10 @@ extension RetrievalEvaluation {
         for doc in chosen {
             let words = doc.title.split(whereSeparator: \.isWhitespace).prefix(3).map(String.init)
             let query = words[0] + " " + words[1] + " " + String(words[2].prefix(4))
-            let results = try await index.search(SearchQuery(
-                query, limit: 3, mode: mode, understandsPhrases: false, prefixLastTerm: true, snippets: false)).results
+            let results = try await index.search(
+                SearchQuery(
+                    query, limit: 3, mode: mode, understandsPhrases: false, prefixLastTerm: true, snippets: false)
+            ).results
             if results.contains(where: { $0.id.rawValue == doc.id }) { found += 1 }
         }
         return AsYouTypeReport(documents: chosen.count, found: found)

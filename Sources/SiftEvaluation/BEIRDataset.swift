@@ -4,7 +4,11 @@ import Sift
 /// A retrieval test collection in the BEIR layout: `corpus.jsonl` (`_id`, `title`, `text`),
 /// `queries.jsonl` (`_id`, `text`) and `qrels/<split>.tsv` (`query-id`, `corpus-id`, `score`).
 package struct BEIRDataset: Sendable {
-    package struct Document: Sendable { public var id: String; public var title: String; public var text: String }
+    package struct Document: Sendable {
+        public var id: String
+        public var title: String
+        public var text: String
+    }
     package var documents: [Document]
     /// Query text by query id.
     package var queries: [String: String]
@@ -33,7 +37,10 @@ package struct BEIRDataset: Sendable {
         var header = true
         try Self.lines(directory.appendingPathComponent("qrels/\(split).tsv")) { line, number, file in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            if header { header = false; if fields.first.map({ Int($0) == nil }) ?? false { return } }
+            if header {
+                header = false
+                if fields.first.map({ Int($0) == nil }) ?? false { return }
+            }
             guard fields.count >= 3, let grade = Double(fields[2].trimmingCharacters(in: .whitespaces)) else {
                 throw EvaluationError("\(file):\(number): expected query-id, corpus-id, score separated by tabs")
             }

@@ -78,8 +78,9 @@ package struct RetrievalEvaluation: Sendable {
 
     /// The in-memory index the evaluation ranks with.
     var indexConfiguration: SearchIndex.Configuration {
-        .init(directory: nil, embedder: mode == .keyword ? nil : embedder, bm25: bm25, fusion: fusion,
-              quantizedScan: quantizedScan, quantizedScanComponents: quantizedScanComponents)
+        .init(
+            directory: nil, embedder: mode == .keyword ? nil : embedder, bm25: bm25, fusion: fusion,
+            quantizedScan: quantizedScan, quantizedScanComponents: quantizedScanComponents)
     }
 
     /// Indexes `dataset`'s corpus and ranks every judged query (or the given query texts).
@@ -89,15 +90,19 @@ package struct RetrievalEvaluation: Sendable {
         let items = dataset.documents.map { SearchableItem(id: ItemID($0.id), domain: "document", title: $0.title, content: $0.text) }
         try await index.upsert(items)
         let indexSeconds = Date().timeIntervalSince(started)
-        var ndcg = 0.0, recall = 0.0, mrr = 0.0
+        var ndcg = 0.0
+        var recall = 0.0
+        var mrr = 0.0
         var latencies: [Double] = []
         var run: [(String, [(String, Float)])] = []
         let ids = dataset.judgedQueryIDs
         for qid in ids {
             let text = queryTexts?[qid] ?? dataset.queries[qid] ?? ""
             let t0 = DispatchTime.now().uptimeNanoseconds
-            let results = try await index.search(SearchQuery(
-                text, limit: depth, mode: mode, understandsPhrases: false, prefixLastTerm: false, snippets: false)).results
+            let results = try await index.search(
+                SearchQuery(
+                    text, limit: depth, mode: mode, understandsPhrases: false, prefixLastTerm: false, snippets: false)
+            ).results
             latencies.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
             let ranked = results.map(\.id.rawValue)
             let judged = dataset.judgments[qid] ?? [:]

@@ -48,10 +48,13 @@ package struct SimilarityEvaluation: Sendable {
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         func column(_ names: [String]) -> Int? { names.lazy.compactMap { header.firstIndex(of: $0) }.first }
         guard let a = column(["sentence1", "word1"]), let b = column(["sentence2", "word2"]) else {
-            throw FormatError(path: path, line: 1, message: "header needs sentence1/sentence2 or word1/word2 columns; found \(header.joined(separator: ", "))")
+            throw FormatError(
+                path: path, line: 1,
+                message: "header needs sentence1/sentence2 or word1/word2 columns; found \(header.joined(separator: ", "))")
         }
         guard let s = column(["score", "relatedness"]) else {
-            throw FormatError(path: path, line: 1, message: "header needs a score or relatedness column; found \(header.joined(separator: ", "))")
+            throw FormatError(
+                path: path, line: 1, message: "header needs a score or relatedness column; found \(header.joined(separator: ", "))")
         }
         var pairs: [Pair] = []
         for (i, raw) in lines.enumerated().dropFirst() {
@@ -60,7 +63,8 @@ package struct SimilarityEvaluation: Sendable {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             let needed = max(a, b, s) + 1
             guard fields.count >= needed else {
-                throw FormatError(path: path, line: i + 1, message: "expected at least \(needed) tab-separated fields, found \(fields.count)")
+                throw FormatError(
+                    path: path, line: i + 1, message: "expected at least \(needed) tab-separated fields, found \(fields.count)")
             }
             let scoreText = fields[s].trimmingCharacters(in: .whitespaces)
             guard let score = Double(scoreText), score.isFinite else {
@@ -80,7 +84,8 @@ package struct SimilarityEvaluation: Sendable {
         var gold: [Double] = []
         predicted.reserveCapacity(pairs.count)
         for pair in pairs {
-            let u = embedder.embed(pair.first), v = embedder.embed(pair.second)
+            let u = embedder.embed(pair.first)
+            let v = embedder.embed(pair.second)
             var dot: Float = 0
             for j in u.indices { dot += u[j] * v[j] }
             predicted.append(Double(dot))

@@ -28,10 +28,14 @@ package enum Spearman {
     /// Pearson's correlation coefficient; NaN when either side is constant.
     package static func pearson(_ x: [Double], _ y: [Double]) -> Double {
         let n = Double(x.count)
-        let mx = x.reduce(0, +) / n, my = y.reduce(0, +) / n
-        var sxy = 0.0, sxx = 0.0, syy = 0.0
+        let mx = x.reduce(0, +) / n
+        let my = y.reduce(0, +) / n
+        var sxy = 0.0
+        var sxx = 0.0
+        var syy = 0.0
         for i in x.indices {
-            let dx = x[i] - mx, dy = y[i] - my
+            let dx = x[i] - mx
+            let dy = y[i] - my
             sxy += dx * dy
             sxx += dx * dx
             syy += dy * dy

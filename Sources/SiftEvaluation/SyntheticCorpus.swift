@@ -107,7 +107,8 @@ package struct SyntheticCorpus: Sendable {
         body.reserveCapacity(bodyCount * 7)
         var sentenceLeft = 5 + Int(rng.next() % 11)
         for i in 0..<bodyCount {
-            var word = rng.unit() < 0.25
+            var word =
+                rng.unit() < 0.25
                 ? domain.topicWords[Int(rng.next() % UInt64(domain.topicWords.count))]
                 : anyWord(&rng)
             if domain.identifier == "expense" && rng.unit() < 0.03 {
@@ -155,9 +156,10 @@ package struct SyntheticCorpus: Sendable {
         var result: [String] = []
         result.reserveCapacity(words)
         for _ in 0..<words {
-            result.append(rng.unit() < 0.25
-                ? domain.topicWords[Int(rng.next() % UInt64(domain.topicWords.count))]
-                : anyWord(&rng))
+            result.append(
+                rng.unit() < 0.25
+                    ? domain.topicWords[Int(rng.next() % UInt64(domain.topicWords.count))]
+                    : anyWord(&rng))
         }
         return result.joined(separator: " ")
     }
@@ -175,7 +177,8 @@ package struct SyntheticCorpus: Sendable {
 
     /// First index whose cumulative probability exceeds `u`.
     private static func sample(_ cdf: [Double], _ u: Double) -> Int {
-        var lo = 0, hi = cdf.count - 1
+        var lo = 0
+        var hi = cdf.count - 1
         while lo < hi {
             let mid = (lo + hi) / 2
             if cdf[mid] > u { hi = mid } else { lo = mid + 1 }
@@ -201,7 +204,10 @@ package struct SyntheticCorpus: Sendable {
         return first.uppercased() + word.dropFirst()
     }
 
-    private static let onsets = ["b", "br", "c", "ch", "cl", "d", "dr", "f", "fl", "g", "gr", "h", "j", "k", "l", "m", "n", "p", "pl", "pr", "r", "s", "sh", "sl", "st", "t", "tr", "v", "w", "z", ""]
+    private static let onsets = [
+        "b", "br", "c", "ch", "cl", "d", "dr", "f", "fl", "g", "gr", "h", "j", "k", "l", "m", "n", "p", "pl", "pr", "r", "s", "sh", "sl",
+        "st", "t", "tr", "v", "w", "z", "",
+    ]
     private static let nuclei = ["a", "e", "i", "o", "u", "ai", "ea", "oo", "ou", "y"]
     private static let codas = ["", "", "", "n", "r", "l", "s", "t", "m", "nd", "rt", "st", "ck", "x"]
 
@@ -245,59 +251,83 @@ package struct SyntheticCorpus: Sendable {
     // MARK: Vocabulary
 
     static let defaultDomains: [Domain] = [
-        Domain(identifier: "journal", displayName: "Journal", topicWords: words("""
-            mood grateful calm anxious tired slept sleep walk coffee friend family mom dad sister
-            brother talked felt energy focus rest gratitude happy sad overwhelmed peaceful routine
-            sunshine rain park dinner lunch breakfast meditation breath therapy progress goal habit
-            streak reading book music laughed hug quiet lonely proud hopeful restless cozy nap tea
-            garden neighbor phone message sunset cloudy
-            """), datedShare: 1.0),
-        Domain(identifier: "trigger", displayName: "Triggers", topicWords: words("""
-            stress deadline meeting boss email argument noise crowd traffic late criticism conflict
-            pressure caffeine sugar alcohol screen scrolling news bills rent exam presentation call
-            notification silence ignored rejected interrupted rushed hungry headache insomnia
-            weather commute queue waiting clutter mess workload overtime reminder anniversary
-            smell song comparison tense shouting panic
-            """), datedShare: 0.9),
-        Domain(identifier: "reflection", displayName: "Reflections", topicWords: words("""
-            lesson learned realized insight pattern growth change choice decision value purpose
-            meaning boundary patience kindness forgiveness courage fear trust honesty balance
-            priority perspective mindset acceptance letting gentle compassion intention awareness
-            journey grief healing resilience vulnerable regret hope listening belonging calmer
-            noticed slowly enough worth
-            """), datedShare: 0.8),
-        Domain(identifier: "recipe", displayName: "Recipes", topicWords: words("""
-            flour sugar butter egg eggs garlic onion tomato basil olive oil salt pepper lemon
-            chicken rice pasta noodles beans lentils spinach mushroom cheese cream milk yogurt
-            honey cinnamon vanilla chocolate oven bake roast simmer stir chop slice whisk boil fry
-            grill soup salad curry stew bread dough sauce ginger cumin paprika avocado potato
-            carrot broth yerba mate latte matcha
-            """), datedShare: 0.3),
-        Domain(identifier: "expense", displayName: "Expenses", topicWords: words("""
-            groceries rent coffee taxi fuel gas parking subscription gym membership insurance
-            phone internet electricity water restaurant lunch dinner takeout pharmacy doctor
-            dentist books clothes shoes gift donation flight hotel train bus ticket concert movie
-            haircut laundry repair plumber furniture laptop headphones charger refund invoice
-            receipt tip fee paid spent card cash
-            """), datedShare: 1.0),
-        Domain(identifier: "note", displayName: "Notes", topicWords: words("""
-            idea project draft outline list plan agenda summary question answer link article
-            podcast quote reference research reminder address meeting client feedback proposal
-            design prototype bug release feature roadmap budget report slide brainstorm interview
-            hiring onboarding workshop conference deck spec sync review launch metrics
-            """), datedShare: 0.8),
-        Domain(identifier: "task", displayName: "Tasks", topicWords: words("""
-            buy call email schedule book renew pay clean fix return pick drop submit send update
-            order cancel prepare pack water plants vacuum laundry groceries appointment passport
-            license tax form pharmacy prescription vet dog cat car oil tires garage bank transfer
-            backup install charge print sign confirm reply follow urgent
-            """), datedShare: 0.7),
-        Domain(identifier: "workout", displayName: "Workouts", topicWords: words("""
-            run running jog sprint interval tempo miles kilometers pace heart rate squat deadlift
-            bench press pullup pushup plank lunge yoga stretch mobility cycling bike swim laps
-            rowing hike climb reps sets weight dumbbell kettlebell barbell warmup cooldown recovery
-            sore hamstring knee shoulder core cardio strength endurance personal record trail
-            """), datedShare: 0.95),
+        Domain(
+            identifier: "journal", displayName: "Journal",
+            topicWords: words(
+                """
+                mood grateful calm anxious tired slept sleep walk coffee friend family mom dad sister
+                brother talked felt energy focus rest gratitude happy sad overwhelmed peaceful routine
+                sunshine rain park dinner lunch breakfast meditation breath therapy progress goal habit
+                streak reading book music laughed hug quiet lonely proud hopeful restless cozy nap tea
+                garden neighbor phone message sunset cloudy
+                """), datedShare: 1.0),
+        Domain(
+            identifier: "trigger", displayName: "Triggers",
+            topicWords: words(
+                """
+                stress deadline meeting boss email argument noise crowd traffic late criticism conflict
+                pressure caffeine sugar alcohol screen scrolling news bills rent exam presentation call
+                notification silence ignored rejected interrupted rushed hungry headache insomnia
+                weather commute queue waiting clutter mess workload overtime reminder anniversary
+                smell song comparison tense shouting panic
+                """), datedShare: 0.9),
+        Domain(
+            identifier: "reflection", displayName: "Reflections",
+            topicWords: words(
+                """
+                lesson learned realized insight pattern growth change choice decision value purpose
+                meaning boundary patience kindness forgiveness courage fear trust honesty balance
+                priority perspective mindset acceptance letting gentle compassion intention awareness
+                journey grief healing resilience vulnerable regret hope listening belonging calmer
+                noticed slowly enough worth
+                """), datedShare: 0.8),
+        Domain(
+            identifier: "recipe", displayName: "Recipes",
+            topicWords: words(
+                """
+                flour sugar butter egg eggs garlic onion tomato basil olive oil salt pepper lemon
+                chicken rice pasta noodles beans lentils spinach mushroom cheese cream milk yogurt
+                honey cinnamon vanilla chocolate oven bake roast simmer stir chop slice whisk boil fry
+                grill soup salad curry stew bread dough sauce ginger cumin paprika avocado potato
+                carrot broth yerba mate latte matcha
+                """), datedShare: 0.3),
+        Domain(
+            identifier: "expense", displayName: "Expenses",
+            topicWords: words(
+                """
+                groceries rent coffee taxi fuel gas parking subscription gym membership insurance
+                phone internet electricity water restaurant lunch dinner takeout pharmacy doctor
+                dentist books clothes shoes gift donation flight hotel train bus ticket concert movie
+                haircut laundry repair plumber furniture laptop headphones charger refund invoice
+                receipt tip fee paid spent card cash
+                """), datedShare: 1.0),
+        Domain(
+            identifier: "note", displayName: "Notes",
+            topicWords: words(
+                """
+                idea project draft outline list plan agenda summary question answer link article
+                podcast quote reference research reminder address meeting client feedback proposal
+                design prototype bug release feature roadmap budget report slide brainstorm interview
+                hiring onboarding workshop conference deck spec sync review launch metrics
+                """), datedShare: 0.8),
+        Domain(
+            identifier: "task", displayName: "Tasks",
+            topicWords: words(
+                """
+                buy call email schedule book renew pay clean fix return pick drop submit send update
+                order cancel prepare pack water plants vacuum laundry groceries appointment passport
+                license tax form pharmacy prescription vet dog cat car oil tires garage bank transfer
+                backup install charge print sign confirm reply follow urgent
+                """), datedShare: 0.7),
+        Domain(
+            identifier: "workout", displayName: "Workouts",
+            topicWords: words(
+                """
+                run running jog sprint interval tempo miles kilometers pace heart rate squat deadlift
+                bench press pullup pushup plank lunge yoga stretch mobility cycling bike swim laps
+                rowing hike climb reps sets weight dumbbell kettlebell barbell warmup cooldown recovery
+                sore hamstring knee shoulder core cardio strength endurance personal record trail
+                """), datedShare: 0.95),
     ]
 
     private static func words(_ text: String) -> [String] {

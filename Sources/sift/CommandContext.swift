@@ -53,7 +53,9 @@ struct CommandContext {
 
     func openIndex(requireModel: Bool = false) throws -> SearchIndex {
         let logger: any SiftLogger = arguments.flag("--verbose") ? StandardErrorLogger() : NullLogger()
-        return try SearchIndex(configuration: .init(directory: try indexDirectory(), embedder: try embedder(required: requireModel), logger: logger, codec: try codec()))
+        return try SearchIndex(
+            configuration: .init(
+                directory: try indexDirectory(), embedder: try embedder(required: requireModel), logger: logger, codec: try codec()))
     }
 
     func warn(_ message: String) {
@@ -61,7 +63,8 @@ struct CommandContext {
     }
 
     func printJSON(_ object: Any) {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         FileHandle.standardOutput.write(data)
         FileHandle.standardOutput.write(Data("\n".utf8))
     }
@@ -74,7 +77,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 }
 
 /// A subcommand: its interface and what it does.
-protocol Command {
+protocol Command: SendableMetatype {
     static var spec: CommandSpec { get }
     static func run(_ context: CommandContext) async throws -> ExitStatus
 }

@@ -6,7 +6,9 @@ import SiftEvaluation
 /// `sift eval`: retrieval quality on a BEIR dataset, or similarity quality on a TSV of pairs.
 enum EvalCommand: Command {
     static let spec = CommandSpec(
-        name: "eval", summary: "Measure quality. With --dataset: index the BEIR corpus in memory, rank every judged query of the split, print nDCG@10, Recall@100, MRR@10 and latency. With --similarity: Spearman correlation of embedding cosines with human scores.",
+        name: "eval",
+        summary:
+            "Measure quality. With --dataset: index the BEIR corpus in memory, rank every judged query of the split, print nDCG@10, Recall@100, MRR@10 and latency. With --similarity: Spearman correlation of embedding cosines with human scores.",
         arguments: "(--dataset DIR | --similarity FILE.tsv)",
         options: [
             OptionSpec(names: ["--dataset"], value: "DIR", help: "BEIR layout: corpus.jsonl, queries.jsonl, qrels/<split>.tsv"),
@@ -14,17 +16,33 @@ enum EvalCommand: Command {
             OptionSpec(names: ["--mode"], value: "MODE", help: "hybrid (default), keyword or semantic"),
             OptionSpec(names: ["--queries"], value: "FILE", help: "read query texts from this queries.jsonl instead (e.g. a typo'd copy)"),
             OptionSpec(names: ["--run"], value: "FILE", help: "also write a TREC run file (for tools/beir_eval.py)"),
-            OptionSpec(names: ["--as-you-type"], value: "N", help: "instead: for N documents (fixed seed) query the first three title words, the third cut to 4 letters, and report the share found in the top 3"),
+            OptionSpec(
+                names: ["--as-you-type"], value: "N",
+                help:
+                    "instead: for N documents (fixed seed) query the first three title words, the third cut to 4 letters, and report the share found in the top 3"
+            ),
             OptionSpec(names: ["--seed"], value: "N", help: "seed for --as-you-type (default 42)"),
-            OptionSpec(names: ["--similarity"], value: "FILE", help: "TSV with sentence1/sentence2 (or word1/word2) and score (or relatedness)"),
-            OptionSpec(names: ["--bm25"], value: "K1,B,WT,WK,WC", help: "BM25F parameters to try: k1, b, and the title, keywords and content weights"),
+            OptionSpec(
+                names: ["--similarity"], value: "FILE", help: "TSV with sentence1/sentence2 (or word1/word2) and score (or relatedness)"),
+            OptionSpec(
+                names: ["--bm25"], value: "K1,B,WT,WK,WC",
+                help: "BM25F parameters to try: k1, b, and the title, keywords and content weights"),
             OptionSpec(names: ["--fusion"], value: "METHOD", help: "hybrid fusion to try: linear:ALPHA or rrf:K"),
             OptionSpec(names: ["--candidates"], value: "N", help: "semantic candidates joining the keyword matches (default 100)"),
-            OptionSpec(names: ["--feedback"], value: "D,W", help: "vector feedback to try: first-pass documents, weight (default 3,1; 0,0 off)"),
-            OptionSpec(names: ["--keyword-candidates"], value: "N", help: "keyword matches taken as hybrid candidates: those at or above the N-th best BM25F (ties kept) and those whose title may begin with the query (default 0: all)"),
+            OptionSpec(
+                names: ["--feedback"], value: "D,W", help: "vector feedback to try: first-pass documents, weight (default 3,1; 0,0 off)"),
+            OptionSpec(
+                names: ["--keyword-candidates"], value: "N",
+                help:
+                    "keyword matches taken as hybrid candidates: those at or above the N-th best BM25F (ties kept) and those whose title may begin with the query (default 0: all)"
+            ),
             OptionSpec(names: ["--int8"], value: nil, help: "rank with the int8 quantized scan (nominees re-scored exactly)"),
-            OptionSpec(names: ["--int8-components"], value: "P", help: "with --int8: code only each vector's first P components (a multiple of 32)"),
-            OptionSpec(names: ["--keyword-feedback"], value: "D,T,W", help: "keyword feedback to try: first-pass documents, terms, weight (default 1,20,0.4; 0,0,0 off)"),
+            OptionSpec(
+                names: ["--int8-components"], value: "P", help: "with --int8: code only each vector's first P components (a multiple of 32)"
+            ),
+            OptionSpec(
+                names: ["--keyword-feedback"], value: "D,T,W",
+                help: "keyword feedback to try: first-pass documents, terms, weight (default 1,20,0.4; 0,0,0 off)"),
         ],
         positionals: 0...0)
 
@@ -33,15 +51,19 @@ enum EvalCommand: Command {
         if let file = a.value("--similarity") {
             guard let embedder = try context.embedder(required: true) else { return .failure }
             let result = try SimilarityEvaluation.evaluate(file: URL(fileURLWithPath: file), with: embedder)
-            if context.json { context.printJSON(["spearman": (result.spearman * 1e4).rounded() / 1e4, "pairs": result.pairs]) }
-            else { print(String(format: "spearman %.4f over %d pairs", result.spearman, result.pairs)) }
+            if context.json {
+                context.printJSON(["spearman": (result.spearman * 1e4).rounded() / 1e4, "pairs": result.pairs])
+            } else {
+                print(String(format: "spearman %.4f over %d pairs", result.spearman, result.pairs))
+            }
             return .success
         }
         guard let dir = a.value("--dataset") else { throw UsageError("give --dataset DIR or --similarity FILE") }
         let mode = try SearchCommand.parseMode(a.value("--mode")) ?? .hybrid
         let dataset: BEIRDataset
-        do { dataset = try BEIRDataset(directory: URL(fileURLWithPath: dir), split: a.value("--split") ?? "test") }
-        catch { throw CommandFailure("\(error)") }
+        do { dataset = try BEIRDataset(directory: URL(fileURLWithPath: dir), split: a.value("--split") ?? "test") } catch {
+            throw CommandFailure("\(error)")
+        }
         let embedder = mode == .keyword ? nil : try context.embedder(required: true)
         var bm25 = BM25Parameters.default
         if let text = a.value("--bm25") {
@@ -52,7 +74,9 @@ enum EvalCommand: Command {
         var fusion = FusionParameters.default
         if let text = a.value("--fusion") {
             let parts = text.split(separator: ":")
-            guard parts.count == 2, let x = Float(parts[1]) else { throw UsageError("--fusion expects linear:ALPHA or rrf:K, got \"\(text)\"") }
+            guard parts.count == 2, let x = Float(parts[1]) else {
+                throw UsageError("--fusion expects linear:ALPHA or rrf:K, got \"\(text)\"")
+            }
             switch parts[0] {
             case "linear": fusion.method = .linear(alpha: x)
             case "rrf": fusion.method = .reciprocalRank(k: x)
@@ -62,7 +86,9 @@ enum EvalCommand: Command {
         fusion.semanticCandidates = try a.int("--candidates", default: fusion.semanticCandidates, range: 1...100_000)
         if let text = a.value("--feedback") {
             let p = text.split(separator: ",").map(String.init)
-            guard p.count == 2, let d = Int(p[0]), d >= 0, let w = Float(p[1]), w >= 0 else { throw UsageError("--feedback expects DOCS,WEIGHT (e.g. 3,2), got \"\(text)\"") }
+            guard p.count == 2, let d = Int(p[0]), d >= 0, let w = Float(p[1]), w >= 0 else {
+                throw UsageError("--feedback expects DOCS,WEIGHT (e.g. 3,2), got \"\(text)\"")
+            }
             fusion.feedbackDocuments = d
             fusion.feedbackWeight = w
         }
@@ -86,14 +112,22 @@ enum EvalCommand: Command {
             components = p
         }
         let evaluation = RetrievalEvaluation(
-            mode: mode, embedder: embedder, bm25: bm25, fusion: fusion, quantizedScan: a.flag("--int8"), quantizedScanComponents: components)
+            mode: mode, embedder: embedder, bm25: bm25, fusion: fusion, quantizedScan: a.flag("--int8"), quantizedScanComponents: components
+        )
 
         if a.value("--as-you-type") != nil {
             let n = try a.int("--as-you-type", default: 500, range: 1...1_000_000)
             let seed = try a.int("--seed", default: 42, range: 0...Int(Int32.max))
             let r = try await evaluation.asYouType(dataset, documents: n, seed: UInt64(seed))
-            if context.json { context.printJSON(["top3": (r.share * 1e4).rounded() / 1e4, "documents": r.documents, "found": r.found, "mode": mode.rawValue]) }
-            else { print(String(format: "as-you-type: %d of %d documents in the top 3 (%.1f%%), mode ", r.found, r.documents, r.share * 100) + mode.rawValue) }
+            if context.json {
+                context.printJSON([
+                    "top3": (r.share * 1e4).rounded() / 1e4, "documents": r.documents, "found": r.found, "mode": mode.rawValue,
+                ])
+            } else {
+                print(
+                    String(format: "as-you-type: %d of %d documents in the top 3 (%.1f%%), mode ", r.found, r.documents, r.share * 100)
+                        + mode.rawValue)
+            }
             return .success
         }
 
@@ -105,7 +139,9 @@ enum EvalCommand: Command {
             var number = 0
             for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
                 number += 1
-                guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let id = o["_id"] as? String ?? (o["_id"] as? NSNumber)?.stringValue else {
+                guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                    let id = o["_id"] as? String ?? (o["_id"] as? NSNumber)?.stringValue
+                else {
                     throw CommandFailure("\(file):\(number): expected a JSON object with \"_id\" and \"text\"")
                 }
                 map[id] = o["text"] as? String ?? ""
@@ -118,15 +154,23 @@ enum EvalCommand: Command {
             for (qid, ranking) in report.run {
                 for (i, (doc, score)) in ranking.enumerated() { out += "\(qid) Q0 \(doc) \(i + 1) \(score) sift\n" }
             }
-            do { try out.write(toFile: runFile, atomically: false, encoding: .utf8) } catch { throw CommandFailure("\(runFile): cannot write") }
+            do { try out.write(toFile: runFile, atomically: false, encoding: .utf8) } catch {
+                throw CommandFailure("\(runFile): cannot write")
+            }
         }
         func r4(_ x: Double) -> Double { (x * 1e4).rounded() / 1e4 }
         if context.json {
-            context.printJSON(["ndcg@10": r4(report.ndcgAt10), "recall@100": r4(report.recallAt100), "mrr@10": r4(report.mrrAt10),
-                               "queries": report.queries, "p50_ms": r4(report.p50Milliseconds), "p95_ms": r4(report.p95Milliseconds),
-                               "documents": report.documents, "mode": mode.rawValue, "split": dataset.split, "index_s": r4(report.indexSeconds)])
+            context.printJSON([
+                "ndcg@10": r4(report.ndcgAt10), "recall@100": r4(report.recallAt100), "mrr@10": r4(report.mrrAt10),
+                "queries": report.queries, "p50_ms": r4(report.p50Milliseconds), "p95_ms": r4(report.p95Milliseconds),
+                "documents": report.documents, "mode": mode.rawValue, "split": dataset.split, "index_s": r4(report.indexSeconds),
+            ])
         } else {
-            print("mode \(mode.rawValue)  " + String(format: "queries %d  ndcg@10 %.4f  recall@100 %.4f  mrr@10 %.4f  p50 %.2f ms  p95 %.2f ms", report.queries, report.ndcgAt10, report.recallAt100, report.mrrAt10, report.p50Milliseconds, report.p95Milliseconds))
+            print(
+                "mode \(mode.rawValue)  "
+                    + String(
+                        format: "queries %d  ndcg@10 %.4f  recall@100 %.4f  mrr@10 %.4f  p50 %.2f ms  p95 %.2f ms", report.queries,
+                        report.ndcgAt10, report.recallAt100, report.mrrAt10, report.p50Milliseconds, report.p95Milliseconds))
         }
         return .success
     }

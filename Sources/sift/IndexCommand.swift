@@ -6,11 +6,14 @@ import SiftCommandLine
 /// commit with the client state `FILE#LINE` of their last line.
 enum IndexCommand: Command {
     static let spec = CommandSpec(
-        name: "index", summary: "Index the items of a JSONL file (one JSON object a line; - reads standard input). A bad line is reported as FILE:LINE: reason and skipped; every good line is indexed.",
+        name: "index",
+        summary:
+            "Index the items of a JSONL file (one JSON object a line; - reads standard input). A bad line is reported as FILE:LINE: reason and skipped; every good line is indexed.",
         arguments: "FILE|-",
         options: [
             OptionSpec(names: ["--batch-size"], value: "N", help: "items committed per transaction (default 1000)"),
-            OptionSpec(names: ["--expect-client-state"], value: "STATE", help: "refuse to index unless the index's last client state is STATE"),
+            OptionSpec(
+                names: ["--expect-client-state"], value: "STATE", help: "refuse to index unless the index's last client state is STATE"),
         ],
         positionals: 1...1)
 
@@ -28,7 +31,11 @@ enum IndexCommand: Command {
         var expected = context.arguments.value("--expect-client-state")
         let reader = JSONLItemReader(source: source)
         var pending: [SearchableItem] = []
-        var rejected = 0, indexed = 0, privateCount = 0, expired = 0, lines = 0
+        var rejected = 0
+        var indexed = 0
+        var privateCount = 0
+        var expired = 0
+        var lines = 0
         let progress = ProgressBar(total: data.count, enabled: !context.json && isatty(2) == 1)
         var lastLine = 0
         func flush() async throws {
@@ -68,9 +75,14 @@ enum IndexCommand: Command {
         progress.finish()
         let stats = try await index.statistics()
         if context.json {
-            context.printJSON(["indexed": indexed, "rejected": rejected, "private_or_hidden": privateCount, "expired": expired, "lines": lines, "items_in_index": stats.items, "index": context.indexName])
+            context.printJSON([
+                "indexed": indexed, "rejected": rejected, "private_or_hidden": privateCount, "expired": expired, "lines": lines,
+                "items_in_index": stats.items, "index": context.indexName,
+            ])
         } else {
-            print("indexed \(indexed) item\(indexed == 1 ? "" : "s") from \(source) into '\(context.indexName)' (\(rejected) rejected, \(privateCount) private or hidden, \(expired) expired; \(stats.items) in the index)")
+            print(
+                "indexed \(indexed) item\(indexed == 1 ? "" : "s") from \(source) into '\(context.indexName)' (\(rejected) rejected, \(privateCount) private or hidden, \(expired) expired; \(stats.items) in the index)"
+            )
         }
         return rejected > 0 ? .failure : .success
     }
@@ -80,7 +92,10 @@ enum IndexCommand: Command {
 final class ProgressBar {
     let total: Int
     let enabled: Bool
-    init(total: Int, enabled: Bool) { self.total = total; self.enabled = enabled }
+    init(total: Int, enabled: Bool) {
+        self.total = total
+        self.enabled = enabled
+    }
     func update(_ done: Int) {
         guard enabled, total > 0 else { return }
         let fraction = min(1, Double(done) / Double(total))

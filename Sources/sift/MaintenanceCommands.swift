@@ -16,14 +16,19 @@ enum DeleteCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> ExitStatus {
         let a = context.arguments
-        let ids = a.all("--id"), domains = a.all("--domain")
+        let ids = a.all("--id")
+        let domains = a.all("--domain")
         let chosen = [!ids.isEmpty, !domains.isEmpty, a.flag("--all")].filter { $0 }.count
         guard chosen == 1 else { throw UsageError("give exactly one of --id, --domain or --all") }
         let index = try context.openIndex()
         let deleted: Int
-        if !ids.isEmpty { deleted = try await index.delete(ids: ids.map { ItemID($0) }) }
-        else if !domains.isEmpty { deleted = try await index.delete(domains: domains) }
-        else { deleted = try await index.deleteAll() }
+        if !ids.isEmpty {
+            deleted = try await index.delete(ids: ids.map { ItemID($0) })
+        } else if !domains.isEmpty {
+            deleted = try await index.delete(domains: domains)
+        } else {
+            deleted = try await index.deleteAll()
+        }
         if context.json { context.printJSON(["deleted": deleted]) } else { print("deleted \(deleted) item\(deleted == 1 ? "" : "s")") }
         return .success
     }
@@ -32,7 +37,9 @@ enum DeleteCommand: Command {
 /// `sift donate`: record that the user acted on items.
 enum DonateCommand: Command {
     static let spec = CommandSpec(
-        name: "donate", summary: "Record that the user performed an intent on items (App Intents' donate()); donated items rank higher for matching queries and appear in `sift suggest`.",
+        name: "donate",
+        summary:
+            "Record that the user performed an intent on items (App Intents' donate()); donated items rank higher for matching queries and appear in `sift suggest`.",
         arguments: "--id ID…",
         options: [
             OptionSpec(names: ["--id"], value: "ID", help: "the item acted on", repeatable: true),
@@ -47,10 +54,16 @@ enum DonateCommand: Command {
         let ids = a.all("--id")
         guard !ids.isEmpty else { throw UsageError("give at least one --id") }
         let index = try context.openIndex()
-        let recorded = try await index.donate(intent: a.value("--intent") ?? "open", itemIDs: ids.map { ItemID($0) }, surface: a.value("--surface"), at: try a.date("--at"))
+        let recorded = try await index.donate(
+            intent: a.value("--intent") ?? "open", itemIDs: ids.map { ItemID($0) }, surface: a.value("--surface"), at: try a.date("--at"))
         let missing = ids.count - recorded
-        if context.json { context.printJSON(["recorded": recorded, "unknown_ids": missing]) }
-        else { print("recorded \(recorded) donation\(recorded == 1 ? "" : "s")" + (missing > 0 ? " (\(missing) unknown id\(missing == 1 ? "" : "s") dropped)" : "")) }
+        if context.json {
+            context.printJSON(["recorded": recorded, "unknown_ids": missing])
+        } else {
+            print(
+                "recorded \(recorded) donation\(recorded == 1 ? "" : "s")"
+                    + (missing > 0 ? " (\(missing) unknown id\(missing == 1 ? "" : "s") dropped)" : ""))
+        }
         if missing > 0 { context.warn("\(missing) id\(missing == 1 ? " is" : "s are") not in the index") }
         return missing > 0 ? .failure : .success
     }
@@ -72,10 +85,19 @@ enum SuggestCommand: Command {
         let index = try context.openIndex()
         let list = await index.suggestions(limit: try a.int("--limit", default: 10, range: 1...1000), now: try a.date("--now"))
         if context.json {
-            context.printJSON(["suggestions": list.map { ["id": $0.item.id.rawValue, "domain": $0.item.domain, "title": $0.item.title, "score": (($0.score * 1e6).rounded() / 1e6)] as [String: Any] }])
+            context.printJSON([
+                "suggestions": list.map {
+                    [
+                        "id": $0.item.id.rawValue, "domain": $0.item.domain, "title": $0.item.title,
+                        "score": (($0.score * 1e6).rounded() / 1e6),
+                    ] as [String: Any]
+                }
+            ])
         } else {
             if list.isEmpty { print("no suggestions (no donations yet)") }
-            for (i, s) in list.enumerated() { print(String(format: "%2d. %.3f  ", i + 1, s.score) + "[\(s.item.domain)] \(s.item.title)  (\(s.item.id))") }
+            for (i, s) in list.enumerated() {
+                print(String(format: "%2d. %.3f  ", i + 1, s.score) + "[\(s.item.domain)] \(s.item.title)  (\(s.item.id))")
+            }
         }
         return .success
     }
@@ -118,8 +140,10 @@ enum EmbedCommand: Command {
         let texts = context.arguments.positionals
         let vectors = texts.map { embedder.embed($0) }
         if context.json {
-            context.printJSON(["model": embedder.fingerprint, "dimension": embedder.dimension,
-                               "vectors": zip(texts, vectors).map { ["text": $0.0, "vector": $0.1.map { jsonNumber($0) }] as [String: Any] }])
+            context.printJSON([
+                "model": embedder.fingerprint, "dimension": embedder.dimension,
+                "vectors": zip(texts, vectors).map { ["text": $0.0, "vector": $0.1.map { jsonNumber($0) }] as [String: Any] },
+            ])
         } else {
             for (text, v) in zip(texts, vectors) {
                 print("\(text)\t" + v.map { String(format: "%.5f", $0) }.joined(separator: " "))

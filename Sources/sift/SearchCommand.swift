@@ -5,7 +5,9 @@ import SiftCommandLine
 /// `sift search QUERY`: ranked results, with `--explain` showing every term of every score.
 enum SearchCommand: Command {
     static let spec = CommandSpec(
-        name: "search", summary: "Search the index. Date phrases (\"last week\", \"in March\", \"since Monday\") become a date filter and words naming a domain (\"expenses\") a domain filter, relative to --now.",
+        name: "search",
+        summary:
+            "Search the index. Date phrases (\"last week\", \"in March\", \"since Monday\") become a date filter and words naming a domain (\"expenses\") a domain filter, relative to --now.",
         arguments: "QUERY",
         options: [
             OptionSpec(names: ["--limit", "-n"], value: "N", help: "number of results (default 10)"),
@@ -37,15 +39,23 @@ enum SearchCommand: Command {
             snippets: !a.flag("--no-snippets"))
         let (results, report) = try await index.search(query)
         if context.json {
-            var object: [String: Any] = ["results": results.map { r -> [String: Any] in
-                var o: [String: Any] = ["id": r.id.rawValue, "domain": r.domain, "title": r.title, "score": jsonNumber(r.score), "url": r.url ?? NSNull(), "date": jsonDate(r.date)]
-                if let e = r.explanation { o["explanation"] = explanationJSON(e) }
-                if query.snippets { o["snippet"] = r.snippet.map(snippetJSON) ?? NSNull() }
-                return o
-            }]
+            var object: [String: Any] = [
+                "results": results.map { r -> [String: Any] in
+                    var o: [String: Any] = [
+                        "id": r.id.rawValue, "domain": r.domain, "title": r.title, "score": jsonNumber(r.score), "url": r.url ?? NSNull(),
+                        "date": jsonDate(r.date),
+                    ]
+                    if let e = r.explanation { o["explanation"] = explanationJSON(e) }
+                    if query.snippets { o["snippet"] = r.snippet.map(snippetJSON) ?? NSNull() }
+                    return o
+                }
+            ]
             if query.explain {
-                object["query"] = ["searched_text": report.searchedText, "understood": report.understood, "filters": report.filters, "exclusions": report.exclusions, "mode": report.mode.rawValue, "candidates": report.candidates,
-                                   "feedback_terms": report.feedbackTerms.map { ["term": $0.term, "weight": jsonNumber($0.weight)] as [String: Any] }]
+                object["query"] = [
+                    "searched_text": report.searchedText, "understood": report.understood, "filters": report.filters,
+                    "exclusions": report.exclusions, "mode": report.mode.rawValue, "candidates": report.candidates,
+                    "feedback_terms": report.feedbackTerms.map { ["term": $0.term, "weight": jsonNumber($0.weight)] as [String: Any] },
+                ]
             }
             context.printJSON(object)
             return .success
@@ -57,7 +67,9 @@ enum SearchCommand: Command {
             for line in report.exclusions { print("excluded: \(line)") }
             print("candidates: \(report.candidates)")
             if !report.feedbackTerms.isEmpty {
-                print("keyword feedback: " + report.feedbackTerms.map { "\($0.term) " + String(format: "%.3f", $0.weight) }.joined(separator: ", "))
+                print(
+                    "keyword feedback: "
+                        + report.feedbackTerms.map { "\($0.term) " + String(format: "%.3f", $0.weight) }.joined(separator: ", "))
             }
             print("")
         }
@@ -94,23 +106,34 @@ enum SearchCommand: Command {
 
     static func explanationJSON(_ e: Explanation) -> [String: Any] {
         [
-            "bm25f": jsonNumber(e.keywordScore), "bm25f_feedback": jsonNumber(e.keywordFeedbackScore), "cosine": e.cosine.map { jsonNumber($0) } ?? NSNull(),
+            "bm25f": jsonNumber(e.keywordScore), "bm25f_feedback": jsonNumber(e.keywordFeedbackScore),
+            "cosine": e.cosine.map { jsonNumber($0) } ?? NSNull(),
             "normalized_keyword": jsonNumber(e.normalizedKeyword), "normalized_semantic": jsonNumber(e.normalizedSemantic),
             "fusion": e.fusion, "relevance": jsonNumber(e.relevance), "donation_score": jsonNumber(e.donationScore),
             "donation_factor": jsonNumber(e.donationFactor), "ranking_hint_factor": jsonNumber(e.rankingHintFactor),
             "domain_boost_factor": jsonNumber(e.domainBoostFactor), "final": jsonNumber(e.finalScore),
             "terms": e.keywordTerms.map { t in
-                ["term": t.term, "idf": jsonNumber(t.idf), "tf": ["title": t.frequencies[0], "keywords": t.frequencies[1], "content": t.frequencies[2]],
-                 "field_parts": ["title": jsonNumber(t.fieldParts[0]), "keywords": jsonNumber(t.fieldParts[1]), "content": jsonNumber(t.fieldParts[2])],
-                 "score": jsonNumber(t.score)] as [String: Any]
+                [
+                    "term": t.term, "idf": jsonNumber(t.idf),
+                    "tf": ["title": t.frequencies[0], "keywords": t.frequencies[1], "content": t.frequencies[2]],
+                    "field_parts": [
+                        "title": jsonNumber(t.fieldParts[0]), "keywords": jsonNumber(t.fieldParts[1]),
+                        "content": jsonNumber(t.fieldParts[2]),
+                    ],
+                    "score": jsonNumber(t.score),
+                ] as [String: Any]
             },
         ]
     }
 
     static func printExplanation(_ e: Explanation) {
         for t in e.keywordTerms {
-            print("      term \(t.term): " + String(format: "idf %.3f; tf title %d keywords %d content %d; weighted %.3f + %.3f + %.3f → bm25f %.4f",
-                         t.idf, t.frequencies[0], t.frequencies[1], t.frequencies[2], t.fieldParts[0], t.fieldParts[1], t.fieldParts[2], t.score))
+            print(
+                "      term \(t.term): "
+                    + String(
+                        format: "idf %.3f; tf title %d keywords %d content %d; weighted %.3f + %.3f + %.3f → bm25f %.4f",
+                        t.idf, t.frequencies[0], t.frequencies[1], t.frequencies[2], t.fieldParts[0], t.fieldParts[1], t.fieldParts[2],
+                        t.score))
         }
         var line = String(format: "      bm25f %.4f", e.keywordScore)
         if e.keywordFeedbackScore > 0 { line += String(format: " (of it feedback terms %.4f)", e.keywordFeedbackScore) }
@@ -118,7 +141,9 @@ enum SearchCommand: Command {
         if let c = e.cosine { line += String(format: "; cosine %.4f (norm %.3f)", c, e.normalizedSemantic) }
         line += "; \(e.fusion) → relevance " + String(format: "%.4f", e.relevance)
         print(line)
-        print(String(format: "      × donations %.3f (decayed %.2f) × ranking hint %.3f × domain boost %.2f = %.4f",
-                     e.donationFactor, e.donationScore, e.rankingHintFactor, e.domainBoostFactor, e.finalScore))
+        print(
+            String(
+                format: "      × donations %.3f (decayed %.2f) × ranking hint %.3f × domain boost %.2f = %.4f",
+                e.donationFactor, e.donationScore, e.rankingHintFactor, e.domainBoostFactor, e.finalScore))
     }
 }

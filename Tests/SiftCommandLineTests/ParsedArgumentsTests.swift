@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SiftCommandLine
 
 /// A command shaped like `sift search`: one repeatable option, an option with two names, flags.

@@ -19,8 +19,12 @@ struct IdentifierTests {
     @Test("Two days with the same date and headline stay two items, each resolving to itself")
     func sameDateAndTitleStayDistinct() async throws {
         let date = SampleDates.date("2026-06-20T21:00:00Z")
-        let morning = StreakDay(id: SampleData.dayID(101), date: date, dayNumber: 60, headline: "two entries", note: "Morning entry about the lake.", mood: "calm", craving: 1)
-        let evening = StreakDay(id: SampleData.dayID(102), date: date, dayNumber: 60, headline: "two entries", note: "Evening entry about the lake.", mood: "tired", craving: 2)
+        let morning = StreakDay(
+            id: SampleData.dayID(101), date: date, dayNumber: 60, headline: "two entries", note: "Morning entry about the lake.",
+            mood: "calm", craving: 1)
+        let evening = StreakDay(
+            id: SampleData.dayID(102), date: date, dayNumber: 60, headline: "two entries", note: "Evening entry about the lake.",
+            mood: "tired", craving: 2)
         #expect(morning.title == evening.title)
 
         let index = try SearchIndex(configuration: .init(directory: nil, clock: { SampleDates.now }))

@@ -11,9 +11,11 @@ struct IntentTests {
         try await t.app.indexEverything()
         let trigger = try await t.app.perform(LogTriggerOccurrence(trigger: 2))
         #expect(trigger.occurrences.last == SampleDates.now)
-        #expect(await t.donations.donations == [
-            IntentDonation(intent: "LogTriggerOccurrence", entities: [EntityReference(Trigger.self, id: 2)], surface: .app, date: SampleDates.now)
-        ])
+        #expect(
+            await t.donations.donations == [
+                IntentDonation(
+                    intent: "LogTriggerOccurrence", entities: [EntityReference(Trigger.self, id: 2)], surface: .app, date: SampleDates.now)
+            ])
         // The trigger was re-indexed with its new count.
         #expect(await t.index.item("trigger/2")?.content.contains("Logged 2 times, last on 2026-06-15.") == true)
     }
@@ -50,9 +52,11 @@ struct IntentTests {
 
         let entity = try await t.app.perform(OpenEntity(url: url))
         #expect(entity == .trigger(SampleData.triggers[1]))
-        #expect(await t.donations.donations(of: "OpenEntity") == [
-            IntentDonation(intent: "OpenEntity", entities: [EntityReference(Trigger.self, id: 2)], surface: .search, date: SampleDates.now)
-        ])
+        #expect(
+            await t.donations.donations(of: "OpenEntity") == [
+                IntentDonation(
+                    intent: "OpenEntity", entities: [EntityReference(Trigger.self, id: 2)], surface: .search, date: SampleDates.now)
+            ])
         let day = SampleData.days[0]
         #expect(try await t.app.perform(OpenEntity(url: "https://example.app/streak/\(day.id.uuidString)")) == .day(day))
         #expect(try await t.app.perform(OpenEntity(url: "https://example.app/reflections/r-2")).title == "The five o'clock witching hour")
@@ -69,9 +73,13 @@ struct IntentTests {
         await #expect(throws: EntityError.notFound("trigger/99")) {
             try await t.app.perform(OpenEntity(url: "https://example.app/triggers/99"))
         }
-        await #expect(throws: EntityError.unknownRoute("https://example.app/recipes/1", known: [
-            "https://example.app/streak/{id}", "https://example.app/triggers/{id}", "https://example.app/reflections/{id}",
-        ])) {
+        await #expect(
+            throws: EntityError.unknownRoute(
+                "https://example.app/recipes/1",
+                known: [
+                    "https://example.app/streak/{id}", "https://example.app/triggers/{id}", "https://example.app/reflections/{id}",
+                ])
+        ) {
             try await t.app.perform(OpenEntity(url: "https://example.app/recipes/1"))
         }
         #expect(await t.donations.donations.isEmpty)

@@ -7,7 +7,10 @@ struct TokenizerTests {
     @Test("Journal text splits on em-dashes, punctuation and emoji, lower-cased")
     func journalTextSplits() {
         #expect(Analyzer().terms("Work — stressful! 😤 Big deadline.") == ["work", "stressful", "big", "deadline"])
-        #expect(Analyzer().terms("Day 47 — rough night, phoned Dana at midnight") == ["day", "47", "rough", "night", "phoned", "dana", "midnight"])
+        #expect(
+            Analyzer().terms("Day 47 — rough night, phoned Dana at midnight") == [
+                "day", "47", "rough", "night", "phoned", "dana", "midnight",
+            ])
         #expect(Analyzer().terms("Café crème at the farmers' market") == ["cafe", "creme", "farmers", "market"])
     }
 

@@ -30,8 +30,10 @@ final class EmbeddingTable: @unchecked Sendable {
 
     /// An owned table from full-precision weights (row-major), quantised when asked: each int8
     /// row gets scale max|w| / 127 and weights round(w / scale).
-    init(weights: UnsafeBufferPointer<Float>, dimension: Int, bucketCount: Int,
-         quantization: ModelFileFormat.Quantization) {
+    init(
+        weights: UnsafeBufferPointer<Float>, dimension: Int, bucketCount: Int,
+        quantization: ModelFileFormat.Quantization
+    ) {
         precondition(weights.count == dimension * bucketCount, "weights must be buckets × dimension")
         self.dimension = dimension
         self.bucketCount = bucketCount
@@ -73,7 +75,9 @@ final class EmbeddingTable: @unchecked Sendable {
     /// - Complexity: O(terms × dimension).
     @inline(__always)
     func accumulate(_ terms: UnsafeBufferPointer<Term>, into acc: UnsafeMutablePointer<Float>) {
-        let d = dimension, n = terms.count, stride = self.stride
+        let d = dimension
+        let n = terms.count
+        let stride = self.stride
         var i = 0
         switch quantization {
         case .int8RowScaled:
@@ -85,7 +89,10 @@ final class EmbeddingTable: @unchecked Sendable {
                 ((rows + Int(terms[k].bucket) * stride).assumingMemoryBound(to: Float.self), terms[k].weight)
             }
             while i + 4 <= n {
-                let (q0, s0) = row(i), (q1, s1) = row(i + 1), (q2, s2) = row(i + 2), (q3, s3) = row(i + 3)
+                let (q0, s0) = row(i)
+                let (q1, s1) = row(i + 1)
+                let (q2, s2) = row(i + 2)
+                let (q3, s3) = row(i + 3)
                 for j in 0..<d { acc[j] += (q0[j] * s0 + q1[j] * s1) + (q2[j] * s2 + q3[j] * s3) }
                 i += 4
             }

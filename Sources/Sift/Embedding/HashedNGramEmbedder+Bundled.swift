@@ -49,8 +49,9 @@ extension HashedNGramEmbedder {
             return Result { () throws(ModelError) in try HashedNGramEmbedder(contentsOf: url) }
         }
         return .failure(
-            ModelError(path: candidates.first?.path ?? bundledFileName,
-                       reason: .notFound(searched: candidates.map(\.path))))
+            ModelError(
+                path: candidates.first?.path ?? bundledFileName,
+                reason: .notFound(searched: candidates.map(\.path))))
     }
 }
 

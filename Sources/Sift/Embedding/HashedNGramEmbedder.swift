@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The shipped embedding model: hashed word unigrams, word bigrams and character n-grams
 /// (`NGramFeaturizer`) → rows of one bucket table → weighted sum → L2 normalisation.
@@ -46,8 +47,10 @@ public struct HashedNGramEmbedder: Embedder {
 
     /// A model from full-precision weights in memory (row-major `bucketCount × dimension`),
     /// quantised to int8 with per-row scales when `quantized` is true. Used by training and tests.
-    package init(featurizer: NGramFeaturizer, dimension: Int, weights: [Float], quantized: Bool,
-                name: String = "sift-ngram") {
+    package init(
+        featurizer: NGramFeaturizer, dimension: Int, weights: [Float], quantized: Bool,
+        name: String = "sift-ngram"
+    ) {
         self.featurizer = featurizer
         self.dimension = dimension
         self.name = name
@@ -78,12 +81,17 @@ public struct HashedNGramEmbedder: Embedder {
     /// `TemporaryDirectory.*` in /tmp for every write.)
     public func write(to url: URL) throws {
         let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0 ... .max))")
+            .appendingPathComponent(
+                ".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0 ... .max))")
         try Data(fileContents()).write(to: temporary)
         guard rename(temporary.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSLocalizedDescriptionKey: "cannot rename the written model into \(url.path): \(reason)"])
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [
+                    NSFilePathErrorKey: url.path, NSLocalizedDescriptionKey: "cannot rename the written model into \(url.path): \(reason)",
+                ])
         }
     }
 

@@ -92,7 +92,9 @@ enum ModelFileFormat {
         let dimension = Int(u32(16))
         let bucketBits = Int(u32(20))
         let hash = u32(24)
-        let minN = Int(bytes[28]), maxN = Int(bytes[29]), flags = bytes[30]
+        let minN = Int(bytes[28])
+        let maxN = Int(bytes[29])
+        let flags = bytes[30]
         guard (1...8192).contains(dimension) else { throw fail(.inconsistent("dimension \(dimension) is not in 1...8192")) }
         guard (1...28).contains(bucketBits) else { throw fail(.inconsistent("bucket bits \(bucketBits) is not in 1...28")) }
         guard hash == hashFNV1a64Fibonacci else { throw fail(.inconsistent("unknown hash function id \(hash)")) }
@@ -109,7 +111,8 @@ enum ModelFileFormat {
         }
         let stopLength = Int(u32(44))
         let fileLength = u64(48)
-        let filterBits = Int(u32(96)), filterProbes = Int(u32(100))
+        let filterBits = Int(u32(96))
+        let filterProbes = Int(u32(100))
         guard (filterBits == 0 && filterProbes == 0) || ((6...32).contains(filterBits) && (1...16).contains(filterProbes)) else {
             throw fail(.inconsistent("vocabulary filter of 2^\(filterBits) bits and \(filterProbes) probes is invalid"))
         }
@@ -120,7 +123,10 @@ enum ModelFileFormat {
             dimension: dimension, buckets: 1 << bucketBits, quantization: quantization,
             stopWordsLength: stopLength, filterLog2Bits: filterBits)
         if UInt64(layout.fileLength) != fileLength {
-            throw fail(.inconsistent("header says \(fileLength) bytes, but \(1 << bucketBits) buckets × \(dimension) dimensions, \(stopLength) bytes of stop words and the vocabulary filter make \(layout.fileLength)"))
+            throw fail(
+                .inconsistent(
+                    "header says \(fileLength) bytes, but \(1 << bucketBits) buckets × \(dimension) dimensions, \(stopLength) bytes of stop words and the vocabulary filter make \(layout.fileLength)"
+                ))
         }
         if size < layout.fileLength { throw fail(.truncated(expected: layout.fileLength, actual: size)) }
         if size > layout.fileLength {

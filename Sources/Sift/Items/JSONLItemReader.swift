@@ -102,8 +102,14 @@ package struct JSONLItemReader: Sendable {
         var value: String
         init(from decoder: any Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if let s = try? c.decode(String.self) { value = s; return }
-            if let n = try? c.decode(Int64.self) { value = String(n); return }
+            if let s = try? c.decode(String.self) {
+                value = s
+                return
+            }
+            if let n = try? c.decode(Int64.self) {
+                value = String(n)
+                return
+            }
             throw DecodingError.typeMismatch(String.self, .init(codingPath: decoder.codingPath, debugDescription: "expected a string"))
         }
     }
@@ -113,7 +119,10 @@ package struct JSONLItemReader: Sendable {
         var values: [String]
         init(from decoder: any Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if let one = try? c.decode(String.self) { values = [one]; return }
+            if let one = try? c.decode(String.self) {
+                values = [one]
+                return
+            }
             values = try c.decode([String].self)
         }
     }
@@ -126,7 +135,11 @@ package struct JSONLItemReader: Sendable {
         switch error {
         case .typeMismatch(let type, let context):
             if context.codingPath.isEmpty { return "expected a JSON object" }
-            let expected = type == Bool.self ? "true or false" : type == Double.self ? "a number" : type == String.self ? "a string" : type == [String].self ? "an array of strings" : "\(type)"
+            let expected =
+                type == Bool.self
+                ? "true or false"
+                : type == Double.self
+                    ? "a number" : type == String.self ? "a string" : type == [String].self ? "an array of strings" : "\(type)"
             return path(context).hasPrefix("\"id") ? "\"id\" must be a non-empty string" : "\(path(context)) must be \(expected)"
         case .valueNotFound(_, let context):
             return "\(path(context)) is null"

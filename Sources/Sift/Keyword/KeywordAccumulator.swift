@@ -54,7 +54,11 @@ struct KeywordAccumulator: Sendable {
         scores.withUnsafeMutableBufferPointer { scores in
             marks.withUnsafeMutableBufferPointer { marks in
                 titleHits.withUnsafeMutableBufferPointer { titleHits in
-                    for row in touched { scores[Int(row)] = 0; marks[Int(row)] = false; titleHits[Int(row)] = 0 }
+                    for row in touched {
+                        scores[Int(row)] = 0
+                        marks[Int(row)] = false
+                        titleHits[Int(row)] = 0
+                    }
                 }
             }
         }

@@ -26,7 +26,8 @@ extension KeywordIndex {
                 let df = postings[Int(id)].count
                 let idf = self.idf(documentFrequency: df)
                 let len = fieldLengths[Int(row)]
-                let w = parameters.weights, b = parameters.b
+                let w = parameters.weights
+                let b = parameters.b
                 let parts: [Float] = [
                     p.0 > 0 ? w[0] * Float(p.0) / (1 - b[0] + b[0] * Float(len.0) / averages.0) : 0,
                     p.1 > 0 ? w[1] * Float(p.1) / (1 - b[1] + b[1] * Float(len.1) / averages.1) : 0,

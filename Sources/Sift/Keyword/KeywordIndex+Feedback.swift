@@ -32,7 +32,8 @@ extension KeywordIndex {
                 weight[term, default: 0] += Float(n) / Float(length) * idf(documentFrequency: df)
             }
         }
-        let ranked = weight.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.prefix(count)
+        let ranked = weight.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            .prefix(count)
         let sum = ranked.reduce(Float(0)) { $0 + $1.value }
         guard sum > 0 else { return [] }
         return ranked.map { FeedbackTerm(term: $0.key, weight: $0.value / sum) }
@@ -42,7 +43,8 @@ extension KeywordIndex {
     /// at least one of them.
     /// - Complexity: O(Σ p) over the postings of the feedback terms.
     package func feedbackScores(_ terms: [FeedbackTerm], admits: (Int32) -> Bool) -> [Int32: Float] {
-        var sums = [Float](repeating: 0, count: fieldLengths.count), touched: [Int32] = []
+        var sums = [Float](repeating: 0, count: fieldLengths.count)
+        var touched: [Int32] = []
         addFeedbackScores(terms, admits: admits, into: &sums, touched: &touched)
         return Dictionary(uniqueKeysWithValues: touched.map { ($0, sums[Int($0)]) })
     }
@@ -52,7 +54,9 @@ extension KeywordIndex {
     /// same order and so to the same bits, and appends each row it reaches to `touched` once.
     /// - Complexity: O(Σ p) over the postings of the feedback terms; no hashing.
     /// - Parameter table: the per-row table `admits` reads (one byte a row), prefetched ahead.
-    func addFeedbackScores(_ terms: [FeedbackTerm], admits: (Int32) -> Bool, table: UnsafeRawPointer? = nil, into sums: inout [Float], touched: inout [Int32]) {
+    func addFeedbackScores(
+        _ terms: [FeedbackTerm], admits: (Int32) -> Bool, table: UnsafeRawPointer? = nil, into sums: inout [Float], touched: inout [Int32]
+    ) {
         precondition(sums.count >= fieldLengths.count)
         sums.withUnsafeMutableBufferPointer { sums in
             for t in terms {

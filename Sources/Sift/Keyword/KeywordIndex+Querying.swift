@@ -34,7 +34,8 @@ extension KeywordIndex {
     /// The index terms starting with `prefix`, most frequent first, at most `limit`.
     func expansions(of prefix: String, limit: Int) -> [String] {
         let sorted = sortedTermOrder()
-        var lo = 0, hi = sorted.count
+        var lo = 0
+        var hi = sorted.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if termStrings[Int(sorted[mid])].utf8.lexicographicallyPrecedes(prefix.utf8) { lo = mid + 1 } else { hi = mid }
@@ -60,9 +61,16 @@ extension KeywordIndex {
         let added = (Int32(sortedTerms.count)..<Int32(strings.count)).sorted(by: precedes)
         var merged: [Int32] = []
         merged.reserveCapacity(strings.count)
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < sortedTerms.count && j < added.count {
-            if precedes(added[j], sortedTerms[i]) { merged.append(added[j]); j += 1 } else { merged.append(sortedTerms[i]); i += 1 }
+            if precedes(added[j], sortedTerms[i]) {
+                merged.append(added[j])
+                j += 1
+            } else {
+                merged.append(sortedTerms[i])
+                i += 1
+            }
         }
         merged.append(contentsOf: sortedTerms[i...])
         merged.append(contentsOf: added[j...])
@@ -72,7 +80,8 @@ extension KeywordIndex {
     /// Whether `a`'s UTF-8 bytes order before `b`'s (memcmp order, as the prefix search
     /// expects); faster than `a.utf8.lexicographicallyPrecedes(b.utf8)`.
     static func utf8Precedes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
+        var a = a
+        var b = b
         return a.withUTF8 { x in
             b.withUTF8 { y in
                 let n = min(x.count, y.count)

@@ -6,7 +6,8 @@ extension KeywordIndex {
     @inline(__always)
     func pseudoFrequency(_ f: (UInt16, UInt16, UInt16), row: Int32, averages: (Float, Float, Float)) -> Float {
         let len = fieldLengths[Int(row)]
-        let w = parameters.weights, b = parameters.b
+        let w = parameters.weights
+        let b = parameters.b
         var tf: Float = 0
         if f.0 > 0 { tf += w[0] * Float(f.0) / (1 - b[0] + b[0] * Float(len.0) / averages.0) }
         if f.1 > 0 { tf += w[1] * Float(f.1) / (1 - b[1] + b[1] * Float(len.1) / averages.1) }
@@ -64,7 +65,9 @@ extension KeywordIndex {
     /// - Parameter table: a per-row table of `tableStride`-byte entries that `admits` reads,
     ///   prefetched ahead of the walk (its reads are scattered), or nil.
     @inline(__always)
-    func forEachScore(ofTerm term: String, admits: (Int32) -> Bool, table: UnsafeRawPointer? = nil, tableStride: Int = 1, _ body: (Int32, Float) -> Void) {
+    func forEachScore(
+        ofTerm term: String, admits: (Int32) -> Bool, table: UnsafeRawPointer? = nil, tableStride: Int = 1, _ body: (Int32, Float) -> Void
+    ) {
         guard let id = termIDs[term] else { return }
         let averages = averageLengths
         let k1 = parameters.k1
@@ -90,17 +93,30 @@ extension KeywordIndex {
         accumulator.reserve(rows: rowTerms.count)
         let averages = averageLengths
         let k1 = parameters.k1
-        let w = parameters.weights, b = parameters.b
+        let w = parameters.weights
+        let b = parameters.b
         let (w0, w1, w2) = (w[0], w[1], w[2])
         let (b0, b1, b2) = (b[0], b[1], b[2])
         // Locals, so that the loops below index plain buffers.
-        var scores: [Float] = [], best: [Float] = [], marks: [Bool] = [], titleHits: [UInt8] = []
-        var touched: [Int32] = [], bestRows: [Int32] = []
-        swap(&scores, &accumulator.scores); swap(&best, &accumulator.best); swap(&marks, &accumulator.marks)
-        swap(&touched, &accumulator.touched); swap(&bestRows, &accumulator.bestRows); swap(&titleHits, &accumulator.titleHits)
+        var scores: [Float] = []
+        var best: [Float] = []
+        var marks: [Bool] = []
+        var titleHits: [UInt8] = []
+        var touched: [Int32] = []
+        var bestRows: [Int32] = []
+        swap(&scores, &accumulator.scores)
+        swap(&best, &accumulator.best)
+        swap(&marks, &accumulator.marks)
+        swap(&touched, &accumulator.touched)
+        swap(&bestRows, &accumulator.bestRows)
+        swap(&titleHits, &accumulator.titleHits)
         defer {
-            swap(&scores, &accumulator.scores); swap(&best, &accumulator.best); swap(&marks, &accumulator.marks)
-            swap(&touched, &accumulator.touched); swap(&bestRows, &accumulator.bestRows); swap(&titleHits, &accumulator.titleHits)
+            swap(&scores, &accumulator.scores)
+            swap(&best, &accumulator.best)
+            swap(&marks, &accumulator.marks)
+            swap(&touched, &accumulator.touched)
+            swap(&bestRows, &accumulator.bestRows)
+            swap(&titleHits, &accumulator.titleHits)
         }
         // Whole words (not prefixes) of the query: a title can begin with the query only if
         // it holds each of them (see `KeywordAccumulator.mayBeginTitle`).
@@ -114,35 +130,37 @@ extension KeywordIndex {
         let rows = rowTerms.count
         let halves = volume >= splitAbove && rows >= 2 && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
         fieldLengths.withUnsafeBufferPointer { lengths in
-        scores.withUnsafeMutableBufferPointer { scores in
-        best.withUnsafeMutableBufferPointer { best in
-        marks.withUnsafeMutableBufferPointer { marks in
-        titleHits.withUnsafeMutableBufferPointer { titleHits in
-            let walk = KeywordWalk(
-                index: self, query: query, lengths: lengths, scores: scores, best: best, marks: marks,
-                titleHits: titleHits, averages: averages, k1: k1, weights: (w0, w1, w2), b: (b0, b1, b2),
-                wholeWords: wholeWords)
-            if halves == 1 {
-                walk.pass(0, .max, touched: &touched, bestRows: &bestRows)
-            } else {
-                // The upper half's own lists, appended after the lower half's.
-                var upperTouched: [Int32] = [], upperBest: [Int32] = []
-                var lowerTouched = touched, lowerBest = bestRows
-                let mid = Int32(rows / 2)
-                Parallel.forEach(iterations: 2) { half in
-                    if half == 0 {
-                        walk.pass(0, mid, touched: &lowerTouched, bestRows: &lowerBest)
-                    } else {
-                        walk.pass(mid, .max, touched: &upperTouched, bestRows: &upperBest)
+            scores.withUnsafeMutableBufferPointer { scores in
+                best.withUnsafeMutableBufferPointer { best in
+                    marks.withUnsafeMutableBufferPointer { marks in
+                        titleHits.withUnsafeMutableBufferPointer { titleHits in
+                            let walk = KeywordWalk(
+                                index: self, query: query, lengths: lengths, scores: scores, best: best, marks: marks,
+                                titleHits: titleHits, averages: averages, k1: k1, weights: (w0, w1, w2), b: (b0, b1, b2),
+                                wholeWords: wholeWords)
+                            if halves == 1 {
+                                walk.pass(0, .max, touched: &touched, bestRows: &bestRows)
+                            } else {
+                                // The upper half's own lists, appended after the lower half's.
+                                var upperTouched: [Int32] = []
+                                var upperBest: [Int32] = []
+                                var lowerTouched = touched
+                                var lowerBest = bestRows
+                                let mid = Int32(rows / 2)
+                                Parallel.forEach(iterations: 2) { half in
+                                    if half == 0 {
+                                        walk.pass(0, mid, touched: &lowerTouched, bestRows: &lowerBest)
+                                    } else {
+                                        walk.pass(mid, .max, touched: &upperTouched, bestRows: &upperBest)
+                                    }
+                                }
+                                touched = lowerTouched + upperTouched
+                                bestRows = lowerBest
+                            }
+                        }
                     }
                 }
-                touched = lowerTouched + upperTouched
-                bestRows = lowerBest
             }
-        }
-        }
-        }
-        }
         }
     }
 
@@ -227,7 +245,10 @@ struct KeywordWalk {
                 }
                 for row in bestRows {
                     let r = Int(row)
-                    if !marks[r] { marks[r] = true; touched.append(row) }
+                    if !marks[r] {
+                        marks[r] = true
+                        touched.append(row)
+                    }
                     scores[r] += best[r]
                     best[r] = 0
                 }
@@ -240,15 +261,19 @@ struct KeywordWalk {
                         let idf = index.idf(documentFrequency: list.count)
                         // Rows' lengths, scores and marks are scattered reads.
                         for i in stride(from: 0, to: list.count, by: ScatteredReads.block) {
-                            ScatteredReads.prefetch(list, before: i, rows: lo..<hi,
-                                                    (UnsafeRawPointer(lengths.baseAddress), MemoryLayout<(UInt32, UInt32, UInt32)>.stride),
-                                                    (UnsafeRawPointer(scores.baseAddress), MemoryLayout<Float>.stride),
-                                                    (UnsafeRawPointer(marks.baseAddress), MemoryLayout<Bool>.stride))
+                            ScatteredReads.prefetch(
+                                list, before: i, rows: lo..<hi,
+                                (UnsafeRawPointer(lengths.baseAddress), MemoryLayout<(UInt32, UInt32, UInt32)>.stride),
+                                (UnsafeRawPointer(scores.baseAddress), MemoryLayout<Float>.stride),
+                                (UnsafeRawPointer(marks.baseAddress), MemoryLayout<Bool>.stride))
                             for j in i..<min(i + ScatteredReads.block, list.count) {
                                 let p = list[j]
                                 guard p.row >= lo && p.row < hi else { continue }
                                 let r = Int(p.row)
-                                if !marks[r] { marks[r] = true; touched.append(p.row) }
+                                if !marks[r] {
+                                    marks[r] = true
+                                    touched.append(p.row)
+                                }
                                 scores[r] += score(p, term: id, idf: idf)
                                 if counted && p.tf.0 > 0 { titleHits[r] &+= 1 }
                             }

@@ -190,7 +190,8 @@ package struct KeywordIndex: Sendable {
 
     /// Lucene's BM25 idf.
     package func idf(documentFrequency df: Int) -> Float {
-        let n = Float(documentCount), d = Float(df)
+        let n = Float(documentCount)
+        let d = Float(df)
         return log(1 + (n - d + 0.5) / (d + 0.5))
     }
 
@@ -212,7 +213,8 @@ package struct KeywordIndex: Sendable {
         for i in 0..<(n - 1) where titleHeads[base + i] != hashes[i] { return false }
         if !lastIsPrefix { return titleHeads[base + n - 1] == hashes[n - 1] }
         guard titleHeads[base + n - 1] != 0 else { return false }
-        var position = 0, matches = false
+        var position = 0
+        var matches = false
         analyzer.forEachWord(title()) { word, _ in
             if position == n - 1 { matches = word.hasPrefix(words[n - 1]) }
             position += 1
@@ -230,10 +232,12 @@ package struct KeywordIndex: Sendable {
         var live = Set<Int32>()
         for (r, terms) in rowTerms.enumerated() where terms != nil { live.insert(Int32(r)) }
         if live != liveRows {
-            throw InvariantViolation("keyword index: rows \(live.symmetricDifference(liveRows).sorted().prefix(5)) disagree with the identifier table")
+            throw InvariantViolation(
+                "keyword index: rows \(live.symmetricDifference(liveRows).sorted().prefix(5)) disagree with the identifier table")
         }
         if live.count != documentCount { throw InvariantViolation("keyword index: document count \(documentCount) ≠ \(live.count) rows") }
-        var fromPostings = 0, escaped = 0
+        var fromPostings = 0
+        var escaped = 0
         for (id, list) in postings.enumerated() {
             for p in list {
                 fromPostings += 1
@@ -242,8 +246,11 @@ package struct KeywordIndex: Sendable {
                 }
                 if p.isEscaped {
                     escaped += 1
-                    guard let exact = largeFrequencies[Self.largeKey(term: Int32(id), row: p.row)], max(exact.0, exact.1, exact.2) >= UInt16(Posting.escape) else {
-                        throw InvariantViolation("keyword index: posting of '\(termStrings[id])' at row \(p.row) lacks its exact frequencies")
+                    guard let exact = largeFrequencies[Self.largeKey(term: Int32(id), row: p.row)],
+                        max(exact.0, exact.1, exact.2) >= UInt16(Posting.escape)
+                    else {
+                        throw InvariantViolation(
+                            "keyword index: posting of '\(termStrings[id])' at row \(p.row) lacks its exact frequencies")
                     }
                 }
             }

@@ -57,9 +57,15 @@ struct TermAnalyzer {
                 document.frequencies.append((0, 0, 0))
             }
             switch field {
-            case .title: document.frequencies[i].0 &+= document.frequencies[i].0 < UInt16.max ? 1 : 0; document.lengths.0 += 1
-            case .keywords: document.frequencies[i].1 &+= document.frequencies[i].1 < UInt16.max ? 1 : 0; document.lengths.1 += 1
-            case .content: document.frequencies[i].2 &+= document.frequencies[i].2 < UInt16.max ? 1 : 0; document.lengths.2 += 1
+            case .title:
+                document.frequencies[i].0 &+= document.frequencies[i].0 < UInt16.max ? 1 : 0
+                document.lengths.0 += 1
+            case .keywords:
+                document.frequencies[i].1 &+= document.frequencies[i].1 < UInt16.max ? 1 : 0
+                document.lengths.1 += 1
+            case .content:
+                document.frequencies[i].2 &+= document.frequencies[i].2 < UInt16.max ? 1 : 0
+                document.lengths.2 += 1
             }
         }
         var position = 0

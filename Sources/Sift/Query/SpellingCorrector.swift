@@ -53,9 +53,9 @@ package struct SpellingCorrector: Sendable {
     package func correction(of word: String, keyword: KeywordIndex, vocabulary: (any WordVocabulary)?) -> String? {
         let letters = Array(word.utf8)
         guard letters.count >= minimumLength, letters.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }),
-              !keyword.analyzer.stopWords.contains(word),
-              keyword.documentFrequency(PorterStemmer.stem(word)) == 0,
-              !(vocabulary?.recognizes(word: word) ?? false)
+            !keyword.analyzer.stopWords.contains(word),
+            keyword.documentFrequency(PorterStemmer.stem(word)) == 0,
+            !(vocabulary?.recognizes(word: word) ?? false)
         else { return nil }
         var best: (word: String, df: Int)?
         var seen = Set<String>()
@@ -71,20 +71,28 @@ package struct SpellingCorrector: Sendable {
         var edit = letters
         for i in letters.indices {
             // Deletion.
-            edit = letters; edit.remove(at: i); consider(edit)
+            edit = letters
+            edit.remove(at: i)
+            consider(edit)
             // Transposition with the next letter.
             if i + 1 < letters.count, letters[i] != letters[i + 1] {
-                edit = letters; edit.swapAt(i, i + 1); consider(edit)
+                edit = letters
+                edit.swapAt(i, i + 1)
+                consider(edit)
             }
             // Substitution.
             for a in alphabet where a != letters[i] {
-                edit = letters; edit[i] = a; consider(edit)
+                edit = letters
+                edit[i] = a
+                consider(edit)
             }
         }
         // Insertion.
         for i in 0...letters.count {
             for a in alphabet {
-                edit = letters; edit.insert(a, at: i); consider(edit)
+                edit = letters
+                edit.insert(a, at: i)
+                consider(edit)
             }
         }
         return best?.word

@@ -105,7 +105,9 @@ extension Ranker {
         var best = RowTopK(k: k)
         var filter = self.filter
         defer { self.filter = filter }
-        let order = self.order, items = self.items, capacity = self.capacity
+        let order = self.order
+        let items = self.items
+        let capacity = self.capacity
         let occupied = filter.admitsEveryLiveRow ? state.vectors?.occupied : nil
         buffers.cosine.withUnsafeBufferPointer { cosine in
             guard let occupied else {

@@ -43,10 +43,12 @@ extension Ranker {
         report.feedbackTerms = terms
         let scale = fusion.keywordFeedbackWeight * Float(request.terms.count)
 
-        var sums: [Float] = [], trace = KeywordFeedbackTrace()
+        var sums: [Float] = []
+        var trace = KeywordFeedbackTrace()
         swap(&sums, &buffers.feedbackSums)
         if sums.count < capacity { sums += repeatElement(0, count: capacity - sums.count) }
-        let keyword = state.keyword, marks = buffers.isCandidate
+        let keyword = state.keyword
+        let marks = buffers.isCandidate
         marks.withUnsafeBufferPointer { marks in
             keyword.addFeedbackScores(
                 terms, admits: { marks[Int($0)] }, table: marks.baseAddress.map(UnsafeRawPointer.init), into: &sums,

@@ -46,7 +46,8 @@ struct RankingFactors {
         let strength = donations.strength
         let donation = !hasDonations ? (1, 1) : (min(1, 1 + strength * Float(1.0)), max(1, 1 + strength * Float(1.0)))
         let hs = fusion.rankingHintStrength
-        let atZero = 1 + hs * (Float(0) - 50) / 50, atHundred = 1 + hs * (Float(100) - 50) / 50
+        let atZero = 1 + hs * (Float(0) - 50) / 50
+        let atHundred = 1 + hs * (Float(100) - 50) / 50
         let hint = (min(1, atZero, atHundred), max(1, atZero, atHundred))
         let domain = !boostsDomain ? (1, 1) : (min(1, fusion.domainBoost), max(1, fusion.domainBoost))
         let title = titled ? (min(1, fusion.titlePrefixBoost), max(1, fusion.titlePrefixBoost)) : (Float(1), Float(1))

@@ -99,7 +99,8 @@ struct RowAttributes: Sendable {
             throw InvariantViolation("row attributes: row \(r) past the item cache is marked live")
         }
         if expiringCount != entries.count(where: { $0.expires.isFinite }) {
-            throw InvariantViolation("row attributes: \(expiringCount) expiring rows counted, \(entries.count(where: { $0.expires.isFinite })) found")
+            throw InvariantViolation(
+                "row attributes: \(expiringCount) expiring rows counted, \(entries.count(where: { $0.expires.isFinite })) found")
         }
     }
 }

@@ -61,10 +61,22 @@ struct RowFilter {
         guard r < entries.count else { return false }
         let e = entries[r]
         guard e.domain != RowAttributes.freeRow else { return false }
-        if !noneExpire && e.expires <= now { excludedExpired += 1; return false }
-        if let explicitDomains, !Self.admitted(e.domain, explicitDomains) { excludedDomain += 1; return false }
-        if let wordDomains, !Self.admitted(e.domain, wordDomains) { excludedNamedDomain += 1; return false }
-        if !admitsDate(e.date) { excludedDate += 1; return false }
+        if !noneExpire && e.expires <= now {
+            excludedExpired += 1
+            return false
+        }
+        if let explicitDomains, !Self.admitted(e.domain, explicitDomains) {
+            excludedDomain += 1
+            return false
+        }
+        if let wordDomains, !Self.admitted(e.domain, wordDomains) {
+            excludedNamedDomain += 1
+            return false
+        }
+        if !admitsDate(e.date) {
+            excludedDate += 1
+            return false
+        }
         return true
     }
 

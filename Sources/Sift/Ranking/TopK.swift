@@ -105,13 +105,19 @@ struct BoundedHeap<Element> {
             var i = elements.count - 1
             while i > 0 {
                 let parent = (i - 1) / 2
-                if worse(elements[i], elements[parent]) { elements.swapAt(i, parent); i = parent } else { break }
+                if worse(elements[i], elements[parent]) {
+                    elements.swapAt(i, parent)
+                    i = parent
+                } else {
+                    break
+                }
             }
         } else if worse(elements[0], element) {
             elements[0] = element
             var i = 0
             while true {
-                let l = 2 * i + 1, r = l + 1
+                let l = 2 * i + 1
+                let r = l + 1
                 var m = i
                 if l < elements.count && worse(elements[l], elements[m]) { m = l }
                 if r < elements.count && worse(elements[r], elements[m]) { m = r }

@@ -29,7 +29,9 @@ extension IndexSnapshot {
         do { file = try MappedSnapshot(path: path) } catch { return .damaged(error.description) }
         guard file.count >= magic.count + 4 + 24 else { return .damaged("the snapshot is truncated (\(file.count) bytes)") }
         let size = UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: file.count - 16, as: UInt64.self))
-        guard size == UInt64(file.count) else { return .damaged("the snapshot is truncated or damaged (\(file.count) bytes, its trailer says \(size))") }
+        guard size == UInt64(file.count) else {
+            return .damaged("the snapshot is truncated or damaged (\(file.count) bytes, its trailer says \(size))")
+        }
         let stored = UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: file.count - 8, as: UInt64.self))
         guard SnapshotChecksum.of(UnsafeRawBufferPointer(rebasing: file.bytes[0..<(file.count - 8)])) == stored else {
             return .damaged("the snapshot is damaged (checksum mismatch)")
@@ -38,7 +40,9 @@ extension IndexSnapshot {
         do throws(SnapshotRejection) {
             guard Array(try r.take(magic.count)) == magic else { return .malformed("the file does not start with the snapshot magic") }
             let version = try r.u32()
-            guard version == formatVersion else { return .stale("the snapshot has format version \(version), this Sift writes \(formatVersion)") }
+            guard version == formatVersion else {
+                return .stale("the snapshot has format version \(version), this Sift writes \(formatVersion)")
+            }
             let key = try readKey(&r)
             guard let expected else { return .stale("the store has no usable generation") }
             if let mismatch = describeMismatch(found: key, expected: expected) { return .stale(mismatch) }
@@ -67,12 +71,15 @@ extension IndexState {
     func disagreements(with rebuilt: IndexState, limit: Int = 5) -> [String] {
         var found: [String] = []
         func note(_ s: String) { if found.count < limit { found.append(s) } }
-        let mine = Set(table.ids), theirs = Set(rebuilt.table.ids)
+        let mine = Set(table.ids)
+        let theirs = Set(rebuilt.table.ids)
         for id in mine.subtracting(theirs).sorted().prefix(limit) { note("\(id) is in the snapshot, not in the store") }
         for id in theirs.subtracting(mine).sorted().prefix(limit) { note("\(id) is in the store, not in the snapshot") }
-        let myDocuments = keyword.documentDigests(), theirDocuments = rebuilt.keyword.documentDigests()
+        let myDocuments = keyword.documentDigests()
+        let theirDocuments = rebuilt.keyword.documentDigests()
         for id in mine.intersection(theirs).sorted() {
-            let a = table.row(of: id)!, b = rebuilt.table.row(of: id)!
+            let a = table.row(of: id)!
+            let b = rebuilt.table.row(of: id)!
             if items[Int(a)] != rebuilt.items[Int(b)] { note("\(id): the snapshot's item differs from the store's") }
             if myDocuments[Int(a)] != theirDocuments[Int(b)] { note("\(id): the snapshot's keyword document differs from the store's") }
             let v1 = vectors.map { $0.contains(row: a) ? $0.vector(at: a) : [] }

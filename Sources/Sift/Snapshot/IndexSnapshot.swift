@@ -175,13 +175,21 @@ enum IndexSnapshot {
         var sections: [Section] = []
         var end = bodyStart
         for _ in 0..<count {
-            let raw = try r.u32(), start = try r.u64(), stop = try r.u64()
-            guard let kind = IndexState.SnapshotSection(rawValue: raw) else { throw SnapshotRejection("the snapshot is malformed (section kind \(raw))") }
-            guard start == UInt64(end), stop >= start, stop <= tableOffset else { throw SnapshotRejection("the snapshot is malformed (section \(sections.count) is out of place)") }
+            let raw = try r.u32()
+            let start = try r.u64()
+            let stop = try r.u64()
+            guard let kind = IndexState.SnapshotSection(rawValue: raw) else {
+                throw SnapshotRejection("the snapshot is malformed (section kind \(raw))")
+            }
+            guard start == UInt64(end), stop >= start, stop <= tableOffset else {
+                throw SnapshotRejection("the snapshot is malformed (section \(sections.count) is out of place)")
+            }
             sections.append((kind, Int(start)..<Int(stop)))
             end = Int(stop)
         }
-        guard end == Int(tableOffset), r.remaining == 0 else { throw SnapshotRejection("the snapshot is malformed (its sections do not cover the body)") }
+        guard end == Int(tableOffset), r.remaining == 0 else {
+            throw SnapshotRejection("the snapshot is malformed (its sections do not cover the body)")
+        }
         for kind in [IndexState.SnapshotSection.domains, .keyword, .vectors] where sections.filter({ $0.kind == kind }).count != 1 {
             throw SnapshotRejection("the snapshot is malformed (\(kind) sections: \(sections.filter { $0.kind == kind }.count))")
         }
@@ -200,13 +208,17 @@ enum IndexSnapshot {
 
     /// Decodes every section and computes the checksum, spread over the cores (the largest
     /// tasks first); the state only if the checksum matches and every section is sound.
-    private static func decode(_ file: MappedSnapshot, sections: [Section], expected: Key, int8Components: Int?) throws(SnapshotRejection) -> IndexState {
+    private static func decode(_ file: MappedSnapshot, sections: [Section], expected: Key, int8Components: Int?) throws(SnapshotRejection)
+        -> IndexState
+    {
         // Task 0 is the checksum; then the sections, vectors and keyword first (the longest).
         let order = sections.indices.sorted { rank(sections[$0].kind) < rank(sections[$1].kind) }
         let tasks = 1 + order.count
         let base = file.base
         let count = file.count
-        let bm25 = expected.bm25, dimension = expected.dimension, precision = expected.precision
+        let bm25 = expected.bm25
+        let dimension = expected.dimension
+        let precision = expected.precision
         // The items sections' rows must follow one another; their total sizes the item cache.
         var rowCount = 0
         for section in sections where section.kind == .items {
@@ -237,7 +249,9 @@ enum IndexSnapshot {
                     case .keyword:
                         let (k, holds) = try IndexState.readKeyword(&r, bm25: bm25)
                         decoded = .keyword(k, holds: holds)
-                    case .vectors: decoded = .vectors(try IndexState.readVectors(&r, dimension: dimension, precision: precision, int8Components: int8Components))
+                    case .vectors:
+                        decoded = .vectors(
+                            try IndexState.readVectors(&r, dimension: dimension, precision: precision, int8Components: int8Components))
                     }
                     if r.remaining != 0 { throw IndexState.malformed("\(r.remaining) bytes after the \(section.kind) section") }
                 } catch {
@@ -249,7 +263,9 @@ enum IndexSnapshot {
             initialized = tasks
         }
         let stored = UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-        guard case .checksum(let computed) = results[0], computed == stored else { throw SnapshotRejection("the snapshot is damaged (checksum mismatch)") }
+        guard case .checksum(let computed) = results[0], computed == stored else {
+            throw SnapshotRejection("the snapshot is damaged (checksum mismatch)")
+        }
         // Back in file order.
         var bySection = [Decoded?](repeating: nil, count: sections.count)
         for (task, i) in order.enumerated() { bySection[i] = results[task + 1] }
@@ -310,7 +326,8 @@ enum IndexSnapshot {
             return "the snapshot is stale (generation \(found.generation.counter), the store is at \(expected.generation.counter))"
         }
         if found.vectorFingerprint != expected.vectorFingerprint {
-            return "the snapshot's vectors are from \(found.vectorFingerprint ?? "no model"), this index uses \(expected.vectorFingerprint ?? "no model")"
+            return
+                "the snapshot's vectors are from \(found.vectorFingerprint ?? "no model"), this index uses \(expected.vectorFingerprint ?? "no model")"
         }
         if found.titleEmbeddingWeight.bitPattern != expected.titleEmbeddingWeight.bitPattern {
             return "the snapshot was made with title weight \(found.titleEmbeddingWeight), this index uses \(expected.titleEmbeddingWeight)"

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension KeywordIndex {
     /// Bump when the ``Analyzer``, ``PorterStemmer`` or the way items become terms change what
@@ -49,7 +50,8 @@ extension IndexState {
 
     /// The sections of a body, in file order.
     enum SnapshotSection: UInt32 {
-        case items = 1, domains, keyword, vectors
+        case items = 1
+        case domains, keyword, vectors
     }
 
     /// Writes the body; returns each section's kind and byte range in the file.
@@ -112,7 +114,6 @@ extension IndexState {
         if let hint = item.rankingHint { w.u32(UInt32(bitPattern: Int32(clamping: hint))) }
         w.optionalString(item.displayName)
     }
-
 
     // MARK: Reading
 
@@ -213,7 +214,9 @@ extension IndexState {
     }
 
     /// The vector index (nil when the snapshot has none), and which rows hold a vector.
-    static func readVectors(_ r: inout SnapshotReader, dimension: Int, precision: VectorPrecision, int8Components: Int?) throws(SnapshotRejection) -> VectorIndex? {
+    static func readVectors(_ r: inout SnapshotReader, dimension: Int, precision: VectorPrecision, int8Components: Int?)
+        throws(SnapshotRejection) -> VectorIndex?
+    {
         guard try r.bool() else {
             if dimension != 0 { throw malformed("no vectors, expected \(dimension)-dimensional ones") }
             return nil
@@ -227,7 +230,9 @@ extension IndexState {
             guard flags[row] <= 1 else { throw malformed("vector row \(row) has flag \(flags[row])") }
             occupied[row] = flags[row] == 1
         }
-        guard rows <= r.remaining / max(1, d * precision.bytesPerComponent) else { throw malformed("\(rows) vector rows, more than the file has bytes") }
+        guard rows <= r.remaining / max(1, d * precision.bytesPerComponent) else {
+            throw malformed("\(rows) vector rows, more than the file has bytes")
+        }
         let raw = try r.take(rows * d * precision.bytesPerComponent)
         func copied<T>(_: T.Type) -> [T] {
             [T](unsafeUninitializedCapacity: rows * d) { buffer, initialized in
@@ -245,7 +250,9 @@ extension IndexState {
 
     /// The state the sections make, once each read on its own: the keyword index's documents and
     /// the vectors must be in the rows that hold items.
-    init(rows: ItemRows, domainNames: [String: String?], keyword: (KeywordIndex, holds: [Bool]), vectors: VectorIndex?) throws(SnapshotRejection) {
+    init(rows: ItemRows, domainNames: [String: String?], keyword: (KeywordIndex, holds: [Bool]), vectors: VectorIndex?)
+        throws(SnapshotRejection)
+    {
         let holds = rows.holdsArray
         guard keyword.holds == holds else { throw Self.malformed("the keyword index's rows disagree with the items") }
         if let vectors {

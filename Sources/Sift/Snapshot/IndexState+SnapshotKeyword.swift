@@ -7,10 +7,15 @@ extension IndexState {
         for t in k.termStrings { w.string(t) }
         w.count(k.rowTerms.count)
         for terms in k.rowTerms {
-            guard let terms else { w.u32(noDocument); continue }
+            guard let terms else {
+                w.u32(noDocument)
+                continue
+            }
             w.count(terms.count)
             terms.withUnsafeBufferPointer { ids in
-                w.records(ids, size: 4) { id, out in out.storeBytes(of: UInt32(bitPattern: id).littleEndian, toByteOffset: 0, as: UInt32.self) }
+                w.records(ids, size: 4) { id, out in
+                    out.storeBytes(of: UInt32(bitPattern: id).littleEndian, toByteOffset: 0, as: UInt32.self)
+                }
             }
         }
         for (term, list) in k.postings.enumerated() {
@@ -101,14 +106,15 @@ extension IndexState {
             guard Int(n) <= r.remaining / 4 else { throw malformed("row \(row) has more terms than the file has bytes") }
             let raw = try r.take(Int(n) * 4)
             var bad = false
-            rowTerms.append([Int32](unsafeUninitializedCapacity: Int(n)) { buffer, initialized in
-                for i in 0..<Int(n) {
-                    let id = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
-                    if id >= UInt32(termCount) { bad = true }
-                    buffer[i] = Int32(truncatingIfNeeded: id)
-                }
-                initialized = Int(n)
-            })
+            rowTerms.append(
+                [Int32](unsafeUninitializedCapacity: Int(n)) { buffer, initialized in
+                    for i in 0..<Int(n) {
+                        let id = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                        if id >= UInt32(termCount) { bad = true }
+                        buffer[i] = Int32(truncatingIfNeeded: id)
+                    }
+                    initialized = Int(n)
+                })
             if bad { throw malformed("row \(row) names a term past the last") }
             holds.append(true)
             documentCount += 1
@@ -136,7 +142,8 @@ extension IndexState {
                     let f = (
                         UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 4, as: UInt16.self)),
                         UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 6, as: UInt16.self)),
-                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self)))
+                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self))
+                    )
                     // In memory a posting keeps a byte a field, as KeywordIndex.insert makes it.
                     let p = KeywordIndex.Posting(row: row, tf: (UInt8(min(f.0, escape)), UInt8(min(f.1, escape)), UInt8(min(f.2, escape))))
                     if p.isEscaped { largeFrequencies[KeywordIndex.largeKey(term: Int32(term), row: row)] = f }
@@ -161,7 +168,8 @@ extension IndexState {
                 let l = (
                     UInt32(littleEndian: rawLengths.loadUnaligned(fromByteOffset: i * 12, as: UInt32.self)),
                     UInt32(littleEndian: rawLengths.loadUnaligned(fromByteOffset: i * 12 + 4, as: UInt32.self)),
-                    UInt32(littleEndian: rawLengths.loadUnaligned(fromByteOffset: i * 12 + 8, as: UInt32.self)))
+                    UInt32(littleEndian: rawLengths.loadUnaligned(fromByteOffset: i * 12 + 8, as: UInt32.self))
+                )
                 buffer[i] = l
                 totals.0 += Int(l.0)
                 totals.1 += Int(l.1)

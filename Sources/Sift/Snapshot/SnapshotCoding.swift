@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why a snapshot was not used. Never an error of the open, which then rebuilds from the store;
@@ -31,7 +31,10 @@ struct SnapshotChecksum {
     mutating func combine(blocks bytes: UnsafeRawBufferPointer) {
         precondition(bytes.count % 32 == 0)
         guard let base = bytes.baseAddress else { return }
-        var a = l0, b = l1, c = l2, d = l3
+        var a = l0
+        var b = l1
+        var c = l2
+        var d = l3
         var o = 0
         let n = bytes.count
         while o < n {
@@ -41,7 +44,10 @@ struct SnapshotChecksum {
             d = (d ^ UInt64(littleEndian: base.loadUnaligned(fromByteOffset: o + 24, as: UInt64.self))) &* Self.prime
             o += 32
         }
-        l0 = a; l1 = b; l2 = c; l3 = d
+        l0 = a
+        l1 = b
+        l2 = c
+        l3 = d
         length += n
     }
 
@@ -52,7 +58,8 @@ struct SnapshotChecksum {
         let whole = tail.count / 32 * 32
         if whole > 0 { copy.combine(blocks: UnsafeRawBufferPointer(rebasing: tail[0..<whole])) }
         var lanes = [copy.l0, copy.l1, copy.l2, copy.l3]
-        var o = whole, k = 0
+        var o = whole
+        var k = 0
         while o < tail.count {
             var word: UInt64 = 0
             for i in 0..<min(8, tail.count - o) { word |= UInt64(tail[o + i]) << UInt64(8 * i) }
@@ -208,7 +215,8 @@ final class MappedSnapshot {
     init(path: String) throws(SnapshotRejection) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
-            throw SnapshotRejection(errno == ENOENT ? IndexSnapshot.missing : "the snapshot cannot be opened (\(String(cString: strerror(errno))))")
+            throw SnapshotRejection(
+                errno == ENOENT ? IndexSnapshot.missing : "the snapshot cannot be opened (\(String(cString: strerror(errno))))")
         }
         defer { close(fd) }
         var info = stat()
@@ -218,9 +226,9 @@ final class MappedSnapshot {
         let size = Int(info.st_size)
         guard size > 0 else { throw SnapshotRejection("the snapshot is empty (truncated)") }
         #if os(Linux)
-        let flags = MAP_PRIVATE | MAP_POPULATE
+            let flags = MAP_PRIVATE | MAP_POPULATE
         #else
-        let flags = MAP_PRIVATE
+            let flags = MAP_PRIVATE
         #endif
         guard let p = mmap(nil, size, PROT_READ, flags, fd, 0), p != MAP_FAILED else {
             throw SnapshotRejection("the snapshot cannot be mapped (\(String(cString: strerror(errno))))")
@@ -246,7 +254,9 @@ struct SnapshotReader {
 
     @inline(__always)
     mutating func take(_ n: Int) throws(SnapshotRejection) -> UnsafeRawBufferPointer {
-        guard n >= 0, n <= bytes.count - offset else { throw SnapshotRejection("the snapshot is truncated (a field at byte \(offset) runs past its end)") }
+        guard n >= 0, n <= bytes.count - offset else {
+            throw SnapshotRejection("the snapshot is truncated (a field at byte \(offset) runs past its end)")
+        }
         defer { offset += n }
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)])
     }
@@ -274,7 +284,9 @@ struct SnapshotReader {
     /// file could not hold them, so a damaged count never makes a huge allocation.
     mutating func count(minimumSize: Int = 1) throws(SnapshotRejection) -> Int {
         let n = Int(try u32())
-        guard n <= remaining / max(minimumSize, 1) else { throw SnapshotRejection("the snapshot is malformed (count \(n) at byte \(offset - 4) exceeds what is left)") }
+        guard n <= remaining / max(minimumSize, 1) else {
+            throw SnapshotRejection("the snapshot is malformed (count \(n) at byte \(offset - 4) exceeds what is left)")
+        }
         return n
     }
     mutating func string() throws(SnapshotRejection) -> String {

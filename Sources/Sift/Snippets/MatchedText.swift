@@ -57,7 +57,8 @@ struct MatchedText {
         var words: [Word] = []
         words.reserveCapacity(keyed.count)
         scalarCount = bytes.withUnsafeBufferPointer { p in
-            var scalar = 0, at = 0
+            var scalar = 0
+            var at = 0
             for (range, key) in keyed {
                 scalar += Self.scalarCount(p, at..<range.lowerBound)
                 let start = scalar
@@ -77,7 +78,8 @@ struct MatchedText {
         _ p: UnsafeBufferPointer<UInt8>, limit: Int, mayMatch: (Int) -> Bool, found: (Range<Int>) -> Int
     ) {
         var limit = limit
-        var i = 0, inWord = false
+        var i = 0
+        var inWord = false
         asciiWordBytes.withUnsafeBufferPointer { table in
             while i < limit {
                 let b = p[i]
@@ -209,8 +211,10 @@ struct MatchedText {
     func words(from: Int, scalar: Int, through limit: Int) -> [Word] {
         var result: [Word] = []
         bytes.withUnsafeBufferPointer { p in
-            var i = from, s = scalar
-            var start = -1, startScalar = 0
+            var i = from
+            var s = scalar
+            var start = -1
+            var startScalar = 0
             var skipping = false
             if i > 0 && i < p.count {
                 var k = i - 1

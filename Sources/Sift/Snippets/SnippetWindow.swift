@@ -11,7 +11,8 @@ struct SnippetWindow {
         guard let run = bestRun(matched) else {
             return passage(of: matched, around: 0..<0, keepingBytes: 0)
         }
-        let first = matched.matches[run.first], last = matched.matches[run.last]
+        let first = matched.matches[run.first]
+        let last = matched.matches[run.last]
         return passage(of: matched, around: first.scalars.lowerBound..<last.scalars.upperBound, keepingBytes: last.bytes.upperBound)
     }
 
@@ -71,7 +72,8 @@ struct SnippetWindow {
             end = matched.scalarCount
             start = max(0, min(start, end - length))
         }
-        let anchor = matched.matches.first { $0.scalars.lowerBound >= span.lowerBound }
+        let anchor =
+            matched.matches.first { $0.scalars.lowerBound >= span.lowerBound }
             .map { ($0.bytes.lowerBound, $0.scalars.lowerBound) } ?? (0, 0)
         var region = self.region(matched, start: start, end: end, anchor: anchor)
         if start > 0, let sentence = sentenceStart(in: matched, region.words, upTo: span.lowerBound) {
@@ -127,7 +129,8 @@ struct SnippetWindow {
     /// The grapheme-cluster boundary at byte `offset` of `text` (a scalar boundary), or the
     /// nearest one before it (or after it, `forward`).
     static func graphemeBoundary(in text: String, at offset: Int, forward: Bool) -> Int {
-        let utf8 = text.utf8, scalars = text.unicodeScalars
+        let utf8 = text.utf8
+        let scalars = text.unicodeScalars
         var i = utf8.index(utf8.startIndex, offsetBy: offset)
         while String.Index(i, within: text) == nil {
             if forward {

@@ -118,7 +118,9 @@ package struct AESGCMCodec: RecordCodec {
             plaintext.withUnsafeMutableBufferPointer { output -> Bool in
                 var written: Int32 = 0
                 if bodyLength > 0 {
-                    guard EVP_DecryptUpdate(ctx, output.baseAddress!, &written, input.baseAddress! + Self.nonceLength, Int32(bodyLength)) == 1 else { return false }
+                    guard
+                        EVP_DecryptUpdate(ctx, output.baseAddress!, &written, input.baseAddress! + Self.nonceLength, Int32(bodyLength)) == 1
+                    else { return false }
                 }
                 guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, Int32(Self.tagLength), &tag) == 1 else { return false }
                 var tail: Int32 = 0

@@ -18,17 +18,27 @@ struct RecordWriter {
         bytes.append(contentsOf: s.utf8)
     }
     mutating func optionalString(_ s: String?) {
-        if let s { u8(1); string(s) } else { u8(0) }
+        if let s {
+            u8(1)
+            string(s)
+        } else {
+            u8(0)
+        }
     }
     mutating func optionalDate(_ d: Date?) {
-        if let d { u8(1); f64(d.timeIntervalSince1970) } else { u8(0) }
+        if let d {
+            u8(1)
+            f64(d.timeIntervalSince1970)
+        } else {
+            u8(0)
+        }
     }
     mutating func floats(_ v: [Float]) {
         u32(UInt32(v.count))
         #if _endian(little)
-        v.withUnsafeBytes { bytes.append(contentsOf: $0) }
+            v.withUnsafeBytes { bytes.append(contentsOf: $0) }
         #else
-        for x in v { withUnsafeBytes(of: x.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
+            for x in v { withUnsafeBytes(of: x.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
         #endif
     }
 }
@@ -85,7 +95,8 @@ extension StoredItem {
     static let encodingVersion: UInt8 = 2
 
     func encoded() -> [UInt8] {
-        let text = item.id.rawValue.utf8.count + item.domain.utf8.count + item.title.utf8.count + item.content.utf8.count
+        let text =
+            item.id.rawValue.utf8.count + item.domain.utf8.count + item.title.utf8.count + item.content.utf8.count
             + item.keywords.reduce(0) { $0 + $1.utf8.count + 4 } + (item.url?.utf8.count ?? 0) + (item.displayName?.utf8.count ?? 0)
         var w = RecordWriter(version: Self.encodingVersion, capacity: 64 + text + 4 * (vector?.count ?? 0))
         w.string(item.id.rawValue)
@@ -97,15 +108,27 @@ extension StoredItem {
         w.optionalDate(item.date)
         w.optionalDate(item.expires)
         w.optionalString(item.url)
-        if let hint = item.rankingHint { w.u8(1); w.u32(UInt32(bitPattern: Int32(clamping: hint))) } else { w.u8(0) }
+        if let hint = item.rankingHint {
+            w.u8(1)
+            w.u32(UInt32(bitPattern: Int32(clamping: hint)))
+        } else {
+            w.u8(0)
+        }
         w.optionalString(item.displayName)
-        if let vector { w.u8(1); w.floats(vector) } else { w.u8(0) }
+        if let vector {
+            w.u8(1)
+            w.floats(vector)
+        } else {
+            w.u8(0)
+        }
         return RecordChecksum.appended(to: w.bytes)
     }
 
     init(decoding bytes: [UInt8]) throws {
         var r = try RecordReader(try RecordChecksum.body(of: bytes, kind: "item"))
-        guard r.version == 1 || r.version == Self.encodingVersion else { throw RecordReader.Malformed(description: "unknown item record version \(r.version)") }
+        guard r.version == 1 || r.version == Self.encodingVersion else {
+            throw RecordReader.Malformed(description: "unknown item record version \(r.version)")
+        }
         var item = SearchableItem(id: ItemID(try r.string()))
         item.domain = try r.string()
         item.title = try r.string()
@@ -139,7 +162,9 @@ extension Donation {
 
     init(decoding bytes: [UInt8]) throws {
         var r = try RecordReader(try RecordChecksum.body(of: bytes, kind: "donation"))
-        guard r.version == 1 || r.version == Self.encodingVersion else { throw RecordReader.Malformed(description: "unknown donation record version \(r.version)") }
+        guard r.version == 1 || r.version == Self.encodingVersion else {
+            throw RecordReader.Malformed(description: "unknown donation record version \(r.version)")
+        }
         let id = ItemID(try r.string())
         let intent = try r.string()
         let surface = try r.optionalString()

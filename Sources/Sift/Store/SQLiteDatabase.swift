@@ -37,7 +37,8 @@ final class SQLiteDatabase {
     init(path: String, readOnly: Bool = false, immutable: Bool = false) throws(StoreError) {
         self.path = path
         var db: OpaquePointer?
-        var flags = readOnly
+        var flags =
+            readOnly
             ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
             : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         var name = path
@@ -112,7 +113,9 @@ final class SQLiteDatabase {
             case .text(let v): rc = sqlite3_bind_text(statement, position, v, -1, sift_sqlite_transient())
             case .blob(let v):
                 rc = v.withUnsafeBytes { bytes in
-                    sqlite3_bind_blob(statement, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), sift_sqlite_transient())
+                    sqlite3_bind_blob(
+                        statement, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count),
+                        sift_sqlite_transient())
                 }
             }
             if rc != SQLITE_OK { throw error(rc, sql) }

@@ -26,7 +26,9 @@ struct StoreGeneration: Sendable, Equatable, CustomStringConvertible {
 
     init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let counter = UInt64(parts[0]), parts[1].count == 16, let tag = UInt64(parts[1], radix: 16) else { return nil }
+        guard parts.count == 2, let counter = UInt64(parts[0]), parts[1].count == 16, let tag = UInt64(parts[1], radix: 16) else {
+            return nil
+        }
         self.init(counter: counter, tag: tag)
     }
 }
@@ -118,7 +120,8 @@ final class Store {
         if version > Store.schemaVersion {
             throw StoreError(
                 code: -1,
-                message: "the store has schema version \(version), newer than this Sift understands (\(Store.schemaVersion)); upgrade Sift to open it",
+                message:
+                    "the store has schema version \(version), newer than this Sift understands (\(Store.schemaVersion)); upgrade Sift to open it",
                 path: path)
         }
         if version == Store.schemaVersion { return }
@@ -127,7 +130,11 @@ final class Store {
         // version 2 store as it is.
         if readOnly && (version == 1 || version == 2) { return }
         if readOnly {
-            throw StoreError(code: -1, message: "the store has schema version \(version) and needs migrating to \(Store.schemaVersion), which a read-only open cannot do", path: path)
+            throw StoreError(
+                code: -1,
+                message:
+                    "the store has schema version \(version) and needs migrating to \(Store.schemaVersion), which a read-only open cannot do",
+                path: path)
         }
         try database.transaction {
             if version < 1 {
@@ -141,7 +148,9 @@ final class Store {
                     CREATE INDEX donations_item ON donations(item_key);
                     """)
                 try database.query("INSERT INTO settings(name, value) VALUES('codec', ?)", [.text(codec.scheme)])
-                try database.query("INSERT INTO settings(name, value) VALUES('key_check', ?)", [.text(Self.hex(try codec.seal(Self.keyCheck, context: Array("settings".utf8))))])
+                try database.query(
+                    "INSERT INTO settings(name, value) VALUES('key_check', ?)",
+                    [.text(Self.hex(try codec.seal(Self.keyCheck, context: Array("settings".utf8))))])
             }
             if version < 2 {
                 try database.execute(
@@ -152,7 +161,9 @@ final class Store {
                     ALTER TABLE items_v2 RENAME TO items;
                     CREATE INDEX items_domain ON items(domain_key);
                     """)
-                try database.query("INSERT OR REPLACE INTO settings(name, value) VALUES(?, ?)", [.text(Self.generationSetting), .text(StoreGeneration.random(counter: 0).description)])
+                try database.query(
+                    "INSERT OR REPLACE INTO settings(name, value) VALUES(?, ?)",
+                    [.text(Self.generationSetting), .text(StoreGeneration.random(counter: 0).description)])
             }
             try database.execute("PRAGMA user_version = \(Store.schemaVersion)")
         }
@@ -170,9 +181,11 @@ final class Store {
         let file = directory.appendingPathComponent(fileName).path
         let cause: String
         if isOnReadOnlyFileSystem(directory) {
-            cause = "the index directory \(directory.path) is on a read-only file system, and Sift writes its journal (WAL) beside the index even to read it; remount it read-write or open the index read-only"
+            cause =
+                "the index directory \(directory.path) is on a read-only file system, and Sift writes its journal (WAL) beside the index even to read it; remount it read-write or open the index read-only"
         } else if access(directory.path, W_OK) != 0 {
-            cause = "no permission to write in the index directory \(directory.path) (\(String(cString: strerror(errno)))), where Sift keeps its journal (WAL)"
+            cause =
+                "no permission to write in the index directory \(directory.path) (\(String(cString: strerror(errno)))), where Sift keeps its journal (WAL)"
         } else if FileManager.default.fileExists(atPath: file), access(file, R_OK | W_OK) != 0 {
             cause = "no permission to read and write the index file (\(String(cString: strerror(errno))))"
         } else {
@@ -183,14 +196,19 @@ final class Store {
 
     /// Refuses a store sealed with another scheme or another key.
     private func checkScheme() throws {
-        var scheme = "", check = ""
+        var scheme = ""
+        var check = ""
         try database.query("SELECT name, value FROM settings") { row in
             if row.text(0) == "codec" { scheme = row.text(1) }
             if row.text(0) == "key_check" { check = row.text(1) }
         }
         guard scheme == codec.scheme else {
-            let hint = scheme == "plain" ? "it is not protected: open it without a key" : "it is protected (\(scheme)): open it with its key (--key-file or SIFT_KEY_FILE)"
-            throw StoreError(code: -1, message: "the index was created with protection '\(scheme)', not '\(codec.scheme)'; \(hint)", path: path)
+            let hint =
+                scheme == "plain"
+                ? "it is not protected: open it without a key"
+                : "it is protected (\(scheme)): open it with its key (--key-file or SIFT_KEY_FILE)"
+            throw StoreError(
+                code: -1, message: "the index was created with protection '\(scheme)', not '\(codec.scheme)'; \(hint)", path: path)
         }
         guard let sealed = Self.unhex(check), (try? codec.open(sealed, context: Array("settings".utf8))) == Self.keyCheck else {
             throw StoreError(code: -1, message: "wrong key for this protected index (or its key check was tampered with)", path: path)
@@ -201,7 +219,10 @@ final class Store {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)
-        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 15)])
+        }
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -240,7 +261,9 @@ final class Store {
         for (key, payload) in rows {
             let stored: StoredItem
             do { stored = try StoredItem(decoding: try codec.open(payload, context: key)) } catch { throw damaged("an item record", error) }
-            guard codec.lookupKey(stored.item.id.rawValue) == key else { throw damaged("an item record", RecordReader.Malformed(description: "record does not belong to its row")) }
+            guard codec.lookupKey(stored.item.id.rawValue) == key else {
+                throw damaged("an item record", RecordReader.Malformed(description: "record does not belong to its row"))
+            }
             try body(stored)
         }
     }
@@ -272,7 +295,9 @@ final class Store {
         try database.query("SELECT value FROM settings WHERE name = ?", [.text(Self.generationSetting)]) { text = $0.text(0) }
         guard let text else { return nil }
         guard let generation = StoreGeneration(text) else {
-            throw StoreError(code: -1, message: "the store's generation setting is malformed (\"\(text)\"); the store is damaged or was tampered with", path: path)
+            throw StoreError(
+                code: -1, message: "the store's generation setting is malformed (\"\(text)\"); the store is damaged or was tampered with",
+                path: path)
         }
         return generation
     }
@@ -309,7 +334,9 @@ final class Store {
             for mutation in mutations { try apply(mutation) }
             for (name, value) in meta.sorted(by: { $0.key < $1.key }) {
                 let key = codec.lookupKey("meta:" + name)
-                try database.query("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", [.blob(key), .blob(try codec.seal(RecordChecksum.framedMeta(Array(value.utf8)), context: key))])
+                try database.query(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)",
+                    [.blob(key), .blob(try codec.seal(RecordChecksum.framedMeta(Array(value.utf8)), context: key))])
             }
             return (previous, try writeNextGeneration(after: previous))
         }
@@ -320,7 +347,8 @@ final class Store {
     /// is becomes stale. Every commit and every repair bumps it here.
     func writeNextGeneration(after previous: StoreGeneration?) throws -> StoreGeneration {
         let next = StoreGeneration.random(counter: (previous?.counter ?? 0) &+ 1)
-        try database.query("INSERT OR REPLACE INTO settings(name, value) VALUES(?, ?)", [.text(Self.generationSetting), .text(next.description)])
+        try database.query(
+            "INSERT OR REPLACE INTO settings(name, value) VALUES(?, ?)", [.text(Self.generationSetting), .text(next.description)])
         return next
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Owner-only permissions for everything an index keeps on disk, whatever the process's umask:
@@ -94,7 +94,8 @@ enum StorePermissions {
     /// How a note names a file of the index directory: Sift's own files by name, anything else
     /// as "another file" (a name someone else chose may be user text, which logs never carry).
     static func displayName(_ name: String) -> String {
-        let database = Store.fileName, snapshot = IndexSnapshot.fileName
+        let database = Store.fileName
+        let snapshot = IndexSnapshot.fileName
         if [database, database + "-wal", database + "-shm", database + "-journal", snapshot].contains(name) { return name }
         if name.hasPrefix(snapshot + ".tmp-") { return "a snapshot's temporary file" }
         if name.hasPrefix(".repair-") { return "a repair's directory" }
@@ -111,7 +112,9 @@ enum StorePermissions {
         let tightened = mode & ~othersMask
         let change = "\(name) \(octal(mode)) → \(octal(tightened))"
         if readOnly { return change }
-        guard chmod(path, tightened) == 0 else { return "\(name) is \(octal(mode)) and cannot be tightened (\(String(cString: strerror(errno))))" }
+        guard chmod(path, tightened) == 0 else {
+            return "\(name) is \(octal(mode)) and cannot be tightened (\(String(cString: strerror(errno))))"
+        }
         return change
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a repair did to the store file.
@@ -27,7 +27,8 @@ extension Store {
         } catch {
             throw StoreError(
                 code: error.code,
-                message: "the index is open elsewhere (another process, or another SearchIndex); close it and repair again [SQLite: \(error.message)]",
+                message:
+                    "the index is open elsewhere (another process, or another SearchIndex); close it and repair again [SQLite: \(error.message)]",
                 path: path)
         }
     }
@@ -71,7 +72,8 @@ extension Store {
                     [.integer(item.rowid), .blob(item.key), .blob(item.domainKey), .blob(item.payload)])
             }
             for d in survey.donations {
-                try fresh.database.query("INSERT INTO donations(seq, item_key, payload) VALUES(?, ?, ?)", [.integer(d.rowid), .blob(d.key), .blob(d.payload)])
+                try fresh.database.query(
+                    "INSERT INTO donations(seq, item_key, payload) VALUES(?, ?, ?)", [.integer(d.rowid), .blob(d.key), .blob(d.payload)])
             }
             _ = try fresh.writeNextGeneration(after: survey.generation)
         }
@@ -91,7 +93,8 @@ extension Store {
         for suffix in ["-wal", "-shm", "-journal"] { unlink(target + suffix) }
         let source = replacement.appendingPathComponent(fileName).path
         guard rename(source, target) == 0 else {
-            throw StoreError(code: -1, message: "cannot move the rebuilt store into place (\(String(cString: strerror(errno))))", path: target)
+            throw StoreError(
+                code: -1, message: "cannot move the rebuilt store into place (\(String(cString: strerror(errno))))", path: target)
         }
         let fd = open(directory.path, O_RDONLY | O_CLOEXEC)
         if fd >= 0 {

@@ -126,7 +126,9 @@ extension Store {
     private func indexedRowids(table: String, keyColumn: String?) -> [Int64: [UInt8]?] {
         var indexes: [(name: String, columns: [String])] = []
         var names: [String] = []
-        try? database.query("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?", [.text(table)]) { names.append($0.text(0)) }
+        try? database.query("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?", [.text(table)]) {
+            names.append($0.text(0))
+        }
         for name in names {
             var columns: [String] = []
             try? database.query("SELECT name FROM pragma_index_info(?)", [.text(name)]) { columns.append($0.text(0)) }

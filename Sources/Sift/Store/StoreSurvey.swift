@@ -123,10 +123,13 @@ extension Store {
         let scan = salvage(table: "settings", columns: ["name", "value"], keyColumn: nil)
         survey.scanFailures += scan.failures
         for row in scan.rows {
-            let name = String(decoding: row.columns[0], as: UTF8.self), value = String(decoding: row.columns[1], as: UTF8.self)
+            let name = String(decoding: row.columns[0], as: UTF8.self)
+            let value = String(decoding: row.columns[1], as: UTF8.self)
             guard ["codec", "key_check", Self.generationSetting].contains(name), survey.settings[name] == nil else {
                 survey.settingProblems.append("an unknown or repeated setting (row \(row.rowid))")
-                survey.unreadable.append(UnreadableRecord(kind: .setting, id: nil, rowKey: Self.hex(row.columns[0]), row: row.rowid, reason: "unknown or repeated setting"))
+                survey.unreadable.append(
+                    UnreadableRecord(
+                        kind: .setting, id: nil, rowKey: Self.hex(row.columns[0]), row: row.rowid, reason: "unknown or repeated setting"))
                 continue
             }
             survey.settings[name] = value
@@ -149,25 +152,38 @@ extension Store {
         survey.scanFailures += scan.failures
         var ids = Set<ItemID>()
         for row in scan.rows {
-            let key = row.columns[0], domainKey = row.columns[1], payload = row.columns[2]
+            let key = row.columns[0]
+            let domainKey = row.columns[1]
+            let payload = row.columns[2]
             var opened: [UInt8]?
             var decoded: StoredItem?
             do {
                 opened = try codec.open(payload, context: key)
                 let stored = try StoredItem(decoding: opened!)
                 decoded = stored
-                guard codec.lookupKey(stored.item.id.rawValue) == key else { throw RecordReader.Malformed(description: "the record does not belong to its row") }
-                guard codec.lookupKey("domain:" + stored.item.domain) == domainKey else { throw RecordReader.Malformed(description: "the row's domain key does not match its record") }
-                guard ids.insert(stored.item.id).inserted else { throw RecordReader.Malformed(description: "a second row for the same item") }
+                guard codec.lookupKey(stored.item.id.rawValue) == key else {
+                    throw RecordReader.Malformed(description: "the record does not belong to its row")
+                }
+                guard codec.lookupKey("domain:" + stored.item.domain) == domainKey else {
+                    throw RecordReader.Malformed(description: "the row's domain key does not match its record")
+                }
+                guard ids.insert(stored.item.id).inserted else {
+                    throw RecordReader.Malformed(description: "a second row for the same item")
+                }
                 if !RecordChecksum.isChecksummed(opened!) { survey.unverifiedRecords += 1 }
                 survey.items.append(.init(rowid: row.rowid, key: key, domainKey: domainKey, payload: payload, stored: stored))
             } catch {
                 let verified = decoded != nil && RecordChecksum.isChecksummed(opened ?? [])
-                survey.unreadable.append(UnreadableRecord(kind: .item, id: verified ? decoded!.item.id : plainID(key), rowKey: Self.hex(key), row: row.rowid, reason: "\(error)"))
+                survey.unreadable.append(
+                    UnreadableRecord(
+                        kind: .item, id: verified ? decoded!.item.id : plainID(key), rowKey: Self.hex(key), row: row.rowid,
+                        reason: "\(error)"))
             }
         }
         for lost in scan.lost {
-            survey.unreadable.append(UnreadableRecord(kind: .item, id: lost.key.flatMap(plainID), rowKey: lost.key.map(Self.hex) ?? "", row: lost.rowid, reason: lost.reason))
+            survey.unreadable.append(
+                UnreadableRecord(
+                    kind: .item, id: lost.key.flatMap(plainID), rowKey: lost.key.map(Self.hex) ?? "", row: lost.rowid, reason: lost.reason))
         }
     }
 
@@ -183,10 +199,13 @@ extension Store {
         let readable = Set(survey.items.map(\.key))
         let unreadableKeys = Set(survey.unreadable.filter { $0.kind == .item }.map(\.rowKey))
         for row in scan.rows {
-            let key = row.columns[0], payload = row.columns[1]
+            let key = row.columns[0]
+            let payload = row.columns[1]
             do {
                 let donation = try Donation(decoding: try codec.open(payload, context: key))
-                guard codec.lookupKey(donation.itemID.rawValue) == key else { throw RecordReader.Malformed(description: "the record does not belong to its row") }
+                guard codec.lookupKey(donation.itemID.rawValue) == key else {
+                    throw RecordReader.Malformed(description: "the record does not belong to its row")
+                }
                 if readable.contains(key) {
                     survey.donations.append(.init(rowid: row.rowid, key: key, payload: payload, donation: donation))
                 } else if unreadableKeys.contains(Self.hex(key)) {
@@ -195,11 +214,15 @@ extension Store {
                     throw RecordReader.Malformed(description: "a donation for an item the store does not hold")
                 }
             } catch {
-                survey.unreadable.append(UnreadableRecord(kind: .donation, id: plainID(key), rowKey: Self.hex(key), row: row.rowid, reason: "\(error)"))
+                survey.unreadable.append(
+                    UnreadableRecord(kind: .donation, id: plainID(key), rowKey: Self.hex(key), row: row.rowid, reason: "\(error)"))
             }
         }
         for lost in scan.lost {
-            survey.unreadable.append(UnreadableRecord(kind: .donation, id: lost.key.flatMap(plainID), rowKey: lost.key.map(Self.hex) ?? "", row: lost.rowid, reason: lost.reason))
+            survey.unreadable.append(
+                UnreadableRecord(
+                    kind: .donation, id: lost.key.flatMap(plainID), rowKey: lost.key.map(Self.hex) ?? "", row: lost.rowid,
+                    reason: lost.reason))
         }
     }
 
@@ -208,12 +231,15 @@ extension Store {
         survey.scanFailures += scan.failures
         let names = Dictionary(uniqueKeysWithValues: Self.metaNames.map { (codec.lookupKey("meta:" + $0), $0) })
         for row in scan.rows {
-            let key = row.columns[0], value = row.columns[1]
+            let key = row.columns[0]
+            let value = row.columns[1]
             do {
                 guard let name = names[key] else { throw RecordReader.Malformed(description: "an unknown meta entry") }
                 let opened = try codec.open(value, context: key)
                 let text = try RecordChecksum.metaText(opened)
-                guard let string = String(validating: text, as: UTF8.self) else { throw RecordReader.Malformed(description: "invalid UTF-8") }
+                guard let string = String(validating: text, as: UTF8.self) else {
+                    throw RecordReader.Malformed(description: "invalid UTF-8")
+                }
                 if opened.first != RecordChecksum.metaMarker { survey.unverifiedRecords += 1 }
                 survey.meta.append(.init(key: key, value: value, name: name, text: string))
             } catch {
@@ -221,7 +247,8 @@ extension Store {
             }
         }
         for lost in scan.lost {
-            survey.unreadable.append(UnreadableRecord(kind: .meta, id: nil, rowKey: lost.key.map(Self.hex) ?? "", row: lost.rowid, reason: lost.reason))
+            survey.unreadable.append(
+                UnreadableRecord(kind: .meta, id: nil, rowKey: lost.key.map(Self.hex) ?? "", row: lost.rowid, reason: lost.reason))
         }
     }
 }

@@ -66,7 +66,8 @@ enum Parallel {
         let result = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             workers.withUnsafeMutableBufferPointer { workers in
                 // Each chunk writes only its own results and its own worker.
-                let results = buffer.baseAddress!, workers = workers.baseAddress!
+                let results = buffer.baseAddress!
+                let workers = workers.baseAddress!
                 forEachChunk(count: count, chunks: chunks) { c, range in
                     for i in range {
                         (results + i).initialize(to: transform(&workers[c], i))

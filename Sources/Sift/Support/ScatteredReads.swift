@@ -21,8 +21,10 @@ enum ScatteredReads {
     ) {
         let ahead = index + distance
         guard ahead < records.count, let base = records.baseAddress else { return }
-        let b = b ?? a, c = c ?? b
-        sift_prefetch_rows(base + ahead, MemoryLayout<Record>.stride, min(block, records.count - ahead), rows.lowerBound, rows.upperBound,
-                           a.base, a.stride, b.base, b.stride, c.base, c.stride)
+        let b = b ?? a
+        let c = c ?? b
+        sift_prefetch_rows(
+            base + ahead, MemoryLayout<Record>.stride, min(block, records.count - ahead), rows.lowerBound, rows.upperBound,
+            a.base, a.stride, b.base, b.stride, c.base, c.stride)
     }
 }

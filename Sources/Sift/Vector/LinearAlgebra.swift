@@ -1,14 +1,15 @@
+import CSiftKernels
+
 // The one file that talks to BLAS and to the scan kernels. On Linux BLAS is OpenBLAS (CBLAS
 // module); on Apple platforms Accelerate provides the same CBLAS functions (not built or tested
 // by our CI). The scan kernels (CSiftKernels, plain C with run-time dispatch to AVX2 and
 // AVX-512) replace sgemv for one query on x86-64: OpenBLAS's sgemv ran at a third of the memory
 // bandwidth on the benchmark machine (see Benchmarks/RESULTS.md).
 #if canImport(Accelerate)
-import Accelerate
+    import Accelerate
 #else
-import CBLAS
+    import CBLAS
 #endif
-import CSiftKernels
 
 /// Dense single-precision kernels over row-major matrices.
 enum LinearAlgebra {
@@ -40,9 +41,9 @@ enum LinearAlgebra {
     ) {
         guard rows > 0, columns > 0 else { return }
         #if arch(x86_64)
-        sift_scores_f32(matrix, rows, columns, vector, result)
+            sift_scores_f32(matrix, rows, columns, vector, result)
         #else
-        multiply(matrix: matrix, rows: rows, columns: columns, vector: vector, into: result)
+            multiply(matrix: matrix, rows: rows, columns: columns, vector: vector, into: result)
         #endif
     }
 
@@ -53,9 +54,9 @@ enum LinearAlgebra {
     ) {
         guard rows.count > 0, columns > 0 else { return }
         #if arch(x86_64)
-        sift_scores_f32_rows(matrix, columns, rows.baseAddress!, rows.count, vector, result)
+            sift_scores_f32_rows(matrix, columns, rows.baseAddress!, rows.count, vector, result)
         #else
-        for r in rows { result[Int(r)] = dot(matrix + Int(r) * columns, vector, count: columns) }
+            for r in rows { result[Int(r)] = dot(matrix + Int(r) * columns, vector, count: columns) }
         #endif
     }
 

@@ -19,7 +19,8 @@ package struct QuantizedRows: Sendable {
     ///   below `dimension`); nil codes all of them.
     package init(dimension: Int, components: Int? = nil) {
         let c = components ?? dimension
-        precondition(c > 0 && c <= dimension && (c == dimension || c % 32 == 0), "the int8 copy codes all components or a multiple of 32 of them")
+        precondition(
+            c > 0 && c <= dimension && (c == dimension || c % 32 == 0), "the int8 copy codes all components or a multiple of 32 of them")
         self.dimension = dimension
         self.components = c
     }
@@ -91,8 +92,10 @@ package struct QuantizedRows: Sendable {
             q8.withUnsafeBufferPointer { q in
                 scales.withUnsafeBufferPointer { s in
                     scores.withUnsafeMutableBufferPointer { out in
-                        let c = SharedPointer(c.baseAddress!), q = SharedPointer(q.baseAddress!)
-                        let s = SharedPointer(s.baseAddress!), out = SharedPointer(out.baseAddress!)
+                        let c = SharedPointer(c.baseAddress!)
+                        let q = SharedPointer(q.baseAddress!)
+                        let s = SharedPointer(s.baseAddress!)
+                        let out = SharedPointer(out.baseAddress!)
                         // Exact int32 sums of int8 products (|code · q| ≤ 127²), then scaled.
                         VectorIndex.forEachChunk(rows: rows, bytesPerRow: coded) { range in
                             LinearAlgebra.int8RowDots(

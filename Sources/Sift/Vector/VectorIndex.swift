@@ -156,7 +156,9 @@ package struct VectorIndex: Sendable {
         case .float16:
             var v = [Float](repeating: 0, count: dimension)
             halves.withUnsafeBufferPointer { h in
-                v.withUnsafeMutableBufferPointer { o in LinearAlgebra.fromHalf(h.baseAddress! + start, into: o.baseAddress!, count: dimension) }
+                v.withUnsafeMutableBufferPointer { o in
+                    LinearAlgebra.fromHalf(h.baseAddress! + start, into: o.baseAddress!, count: dimension)
+                }
             }
             return v
         }
@@ -187,24 +189,30 @@ package struct VectorIndex: Sendable {
     package func scores(for query: [Float], into scores: inout [Float]) {
         precondition(query.count == dimension)
         if scores.count < capacity { scores += repeatElement(0, count: capacity - scores.count) }
-        let rows = capacity, dimension = self.dimension
+        let rows = capacity
+        let dimension = self.dimension
         query.withUnsafeBufferPointer { q in
             scores.withUnsafeMutableBufferPointer { s in
                 // The chunks write disjoint parts of `scores` and only read the rest.
-                let q = SharedPointer(q.baseAddress!), s = SharedPointer(s.baseAddress!)
+                let q = SharedPointer(q.baseAddress!)
+                let s = SharedPointer(s.baseAddress!)
                 switch precision {
                 case .float32:
                     matrix.withUnsafeBufferPointer { m in
                         let m = SharedPointer(m.baseAddress!)
                         Self.forEachChunk(rows: rows, bytesPerRow: dimension * 4) { range in
-                            LinearAlgebra.rowDots(matrix: m.pointer + range.lowerBound * dimension, rows: range.count, columns: dimension, vector: q.pointer, into: s.pointer + range.lowerBound)
+                            LinearAlgebra.rowDots(
+                                matrix: m.pointer + range.lowerBound * dimension, rows: range.count, columns: dimension, vector: q.pointer,
+                                into: s.pointer + range.lowerBound)
                         }
                     }
                 case .float16:
                     halves.withUnsafeBufferPointer { h in
                         let h = SharedPointer(h.baseAddress!)
                         Self.forEachChunk(rows: rows, bytesPerRow: dimension * 2) { range in
-                            LinearAlgebra.halfRowDots(matrix: h.pointer + range.lowerBound * dimension, rows: range.count, columns: dimension, vector: q.pointer, into: s.pointer + range.lowerBound)
+                            LinearAlgebra.halfRowDots(
+                                matrix: h.pointer + range.lowerBound * dimension, rows: range.count, columns: dimension, vector: q.pointer,
+                                into: s.pointer + range.lowerBound)
                         }
                     }
                 }
@@ -224,11 +232,13 @@ package struct VectorIndex: Sendable {
                     switch precision {
                     case .float32:
                         matrix.withUnsafeBufferPointer { m in
-                            LinearAlgebra.rowDots(matrix: m.baseAddress!, columns: dimension, rows: rows, vector: q.baseAddress!, into: out.baseAddress!)
+                            LinearAlgebra.rowDots(
+                                matrix: m.baseAddress!, columns: dimension, rows: rows, vector: q.baseAddress!, into: out.baseAddress!)
                         }
                     case .float16:
                         halves.withUnsafeBufferPointer { h in
-                            LinearAlgebra.halfRowDots(matrix: h.baseAddress!, columns: dimension, rows: rows, vector: q.baseAddress!, into: out.baseAddress!)
+                            LinearAlgebra.halfRowDots(
+                                matrix: h.baseAddress!, columns: dimension, rows: rows, vector: q.baseAddress!, into: out.baseAddress!)
                         }
                     }
                 }
@@ -256,7 +266,8 @@ package struct VectorIndex: Sendable {
             queries.withUnsafeBufferPointer { a in
                 matrix.withUnsafeBufferPointer { b in
                     result.withUnsafeMutableBufferPointer { c in
-                        LinearAlgebra.multiplyTransposed(a.baseAddress!, rows: q, b.baseAddress!, rows: rows, columns: dimension, into: c.baseAddress!)
+                        LinearAlgebra.multiplyTransposed(
+                            a.baseAddress!, rows: q, b.baseAddress!, rows: rows, columns: dimension, into: c.baseAddress!)
                     }
                 }
             }
@@ -275,7 +286,8 @@ package struct VectorIndex: Sendable {
         var live = Set<Int32>()
         for (r, o) in occupied.enumerated() where o { live.insert(Int32(r)) }
         if live != liveRows {
-            throw InvariantViolation("vector index: rows \(live.symmetricDifference(liveRows).sorted().prefix(5)) disagree with the identifier table")
+            throw InvariantViolation(
+                "vector index: rows \(live.symmetricDifference(liveRows).sorted().prefix(5)) disagree with the identifier table")
         }
         if live.count != count { throw InvariantViolation("vector index: count \(count) ≠ \(live.count)") }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// The word, its byte range, and the original bytes that range covers.

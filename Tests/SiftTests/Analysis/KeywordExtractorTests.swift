@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sift
 
 @Suite("Keyword extractor: 3–8 distinctive words, never a title word")

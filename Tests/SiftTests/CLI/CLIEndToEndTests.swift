@@ -85,9 +85,11 @@ struct CLIEndToEndTests {
             #expect((r["score"] as? Double ?? 0) > 0)
         }
         #expect(results.first { $0["id"] as? String == "r1" }?["title"] as? String == "chowder entry")
-        let journal = try resultIDs(sift.run(["search", "--store", sift.store, "--json", "--mode", "keyword", "--domain", "journal", "harbor"]))
+        let journal = try resultIDs(
+            sift.run(["search", "--store", sift.store, "--json", "--mode", "keyword", "--domain", "journal", "harbor"]))
         #expect(journal.sorted() == ["j1", "j2"])
-        #expect(try resultIDs(sift.run(["search", "--store", sift.store, "--json", "--mode", "keyword", "--limit", "1", "harbor"])).count == 1)
+        #expect(
+            try resultIDs(sift.run(["search", "--store", sift.store, "--json", "--mode", "keyword", "--limit", "1", "harbor"])).count == 1)
         #expect(try resultIDs(sift.run(["search", "--store", sift.store, "--json", "--mode", "keyword", "-n", "2", "harbor"])).count == 2)
         #expect(try resultIDs(sift.run(["search", "--store", sift.store, "--json", "--mode", "keyword", "nothingmatchesthis"])).isEmpty)
 
@@ -146,24 +148,31 @@ struct CLIEndToEndTests {
         var f = JSONLFixture()
         f.addGood(id: "x", token: "narwhal")
         #expect(try sift.run(["index", "--store", sift.store, "--index", "first", "-"], stdin: f.data).status == 0)
-        #expect(try resultIDs(sift.run(["search", "--store", sift.store, "--index", "first", "--json", "--mode", "keyword", "narwhal"])) == ["x"])
-        #expect(try resultIDs(sift.run(["search", "--store", sift.store, "--index", "second", "--json", "--mode", "keyword", "narwhal"])).isEmpty)
+        #expect(
+            try resultIDs(sift.run(["search", "--store", sift.store, "--index", "first", "--json", "--mode", "keyword", "narwhal"])) == [
+                "x"
+            ])
+        #expect(
+            try resultIDs(sift.run(["search", "--store", sift.store, "--index", "second", "--json", "--mode", "keyword", "narwhal"]))
+                .isEmpty)
         let stats = try sift.run(["stats", "--store", sift.store, "--index", "first", "--json"]).json()
         #expect(stats["index"] as? String == "first" && stats["items"] as? Int == 1)
     }
 
-    @Test("Usage errors exit 2 and say what is wrong", arguments: [
-        (["search", "--bogus", "x"], "unknown option --bogus"),
-        (["search"], "expects"),
-        (["index"], "expects"),
-        (["index", "--store"], "--store needs a value"),
-        (["search", "--limit", "many", "x"], "--limit expects a whole number"),
-        (["search", "--mode", "psychic", "x"], "--mode expects"),
-        (["delete"], "give exactly one of --id, --domain or --all"),
-        (["delete", "--id", "a", "--all"], "give exactly one of"),
-        (["frobnicate"], "unknown command 'frobnicate'"),
-        (["stats", "--json=yes"], "--json takes no value"),
-    ])
+    @Test(
+        "Usage errors exit 2 and say what is wrong",
+        arguments: [
+            (["search", "--bogus", "x"], "unknown option --bogus"),
+            (["search"], "expects"),
+            (["index"], "expects"),
+            (["index", "--store"], "--store needs a value"),
+            (["search", "--limit", "many", "x"], "--limit expects a whole number"),
+            (["search", "--mode", "psychic", "x"], "--mode expects"),
+            (["delete"], "give exactly one of --id, --domain or --all"),
+            (["delete", "--id", "a", "--all"], "give exactly one of"),
+            (["frobnicate"], "unknown command 'frobnicate'"),
+            (["stats", "--json=yes"], "--json takes no value"),
+        ])
     func usageErrors(arguments: [String], message: String) throws {
         let sift = try SiftProcess()
         let output = try sift.run(arguments)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// Behaviour of the model that ships in Models/ (found without configuration).
@@ -20,15 +21,20 @@ struct BundledModelTests {
         #expect(model.fingerprint.hasPrefix("sift-ngram-256@"))
     }
 
-    static let vocabulary = ["restaurant", "expenses", "meeting", "stressful", "vacation", "breakfast",
-                             "medicine", "protein", "giraffe", "keyboard", "running", "weather"]
+    static let vocabulary = [
+        "restaurant", "expenses", "meeting", "stressful", "vacation", "breakfast",
+        "medicine", "protein", "giraffe", "keyboard", "running", "weather",
+    ]
 
     // Measured on the shipped model: typo cosines 0.18 (protein/protien) … 0.59 (stressful/stresful);
     // unseen words 0.28 (overcaffeinated/caffeine) … 0.71 (doomscrolling/scrolling).
-    @Test("A misspelled word is closest to its correct spelling among twelve words, cosine ≥ 0.15",
-          arguments: [("restaurant", "restaurnat"), ("expenses", "expnses"), ("meeting", "meetign"),
-                      ("stressful", "stresful"), ("vacation", "vacaton"), ("breakfast", "breakfsat"),
-                      ("medicine", "medicnie"), ("protein", "protien")])
+    @Test(
+        "A misspelled word is closest to its correct spelling among twelve words, cosine ≥ 0.15",
+        arguments: [
+            ("restaurant", "restaurnat"), ("expenses", "expnses"), ("meeting", "meetign"),
+            ("stressful", "stresful"), ("vacation", "vacaton"), ("breakfast", "breakfsat"),
+            ("medicine", "medicnie"), ("protein", "protien"),
+        ])
     func misspellings(correct: String, typo: String) {
         let c = cos(correct, typo)
         #expect(c >= 0.15, "cos(\(correct), \(typo)) = \(c)")
@@ -36,9 +42,12 @@ struct BundledModelTests {
         #expect(nearest == correct, "\(typo) is nearest to \(nearest ?? "-")")
     }
 
-    @Test("Words it never saw get vectors near their parts (cosine ≥ 0.25)",
-          arguments: [("unforgettableness", "unforgettable"), ("overcaffeinated", "caffeine"),
-                      ("doomscrolling", "scrolling"), ("bioluminescently", "bioluminescent")])
+    @Test(
+        "Words it never saw get vectors near their parts (cosine ≥ 0.25)",
+        arguments: [
+            ("unforgettableness", "unforgettable"), ("overcaffeinated", "caffeine"),
+            ("doomscrolling", "scrolling"), ("bioluminescently", "bioluminescent"),
+        ])
     func unseenWords(unseen: String, known: String) {
         let c = cos(unseen, known)
         #expect(c >= 0.25, "cos(\(unseen), \(known)) = \(c)")

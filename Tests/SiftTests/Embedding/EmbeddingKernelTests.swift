@@ -1,6 +1,7 @@
 import CSiftKernels
 import Foundation
 import Testing
+
 @testable import Sift
 
 @Suite("Embedding kernel (C, AVX2 chosen at run time)")
@@ -16,7 +17,10 @@ struct EmbeddingKernelTests {
         func q(_ at: Int) -> Float { Float(Int8(bitPattern: rows[at])) }
         var i = 0
         while i + 4 <= terms.count {
-            let (b0, s0) = row(i), (b1, s1) = row(i + 1), (b2, s2) = row(i + 2), (b3, s3) = row(i + 3)
+            let (b0, s0) = row(i)
+            let (b1, s1) = row(i + 1)
+            let (b2, s2) = row(i + 2)
+            let (b3, s3) = row(i + 3)
             for j in 0..<d { acc[j] += (q(b0 + j) * s0 + q(b1 + j) * s1) + (q(b2 + j) * s2 + q(b3 + j) * s3) }
             i += 4
         }
@@ -30,8 +34,9 @@ struct EmbeddingKernelTests {
 
     @Test("Every path gives the same bits as the documented sums", arguments: [256, 13, 8])
     func pathsAgreeBitForBit(dimension: Int) {
-        var rng = SplitMix64(seed: 20261203 &+ UInt64(dimension))
-        let buckets = 97, stride = 4 + dimension
+        var rng = SplitMix64(seed: 20_261_203 &+ UInt64(dimension))
+        let buckets = 97
+        let stride = 4 + dimension
         var rows = [UInt8](repeating: 0, count: buckets * stride)
         for r in 0..<buckets {
             let scale = Float(rng.next() % 1000 + 1) / 7919
@@ -48,7 +53,8 @@ struct EmbeddingKernelTests {
             rows.withUnsafeBytes { r in
                 terms.withUnsafeBufferPointer { t in
                     sift_accumulate_int8_rows(&dispatched, r.baseAddress, stride, t.baseAddress, count, dimension)
-                    sift_accumulate_int8_rows_portable(&portable, r.baseAddress!.assumingMemoryBound(to: UInt8.self), stride, t.baseAddress, count, dimension)
+                    sift_accumulate_int8_rows_portable(
+                        &portable, r.baseAddress!.assumingMemoryBound(to: UInt8.self), stride, t.baseAddress, count, dimension)
                 }
             }
             #expect(dispatched.map(\.bitPattern) == expected.map(\.bitPattern), "dispatched (avx2: \(sift_kernels_avx2())), \(count) terms")
@@ -62,13 +68,15 @@ struct Int8ScanSplitTests {
     @Test("Above the parallel threshold the split scan gives the same scores as one pass")
     func parallelScanMatchesSerial() {
         var rng = SplitMix64(seed: 99)
-        let d = 16, n = 300_000  // over one 4 MB chunk of codes (VectorIndex.forEachChunk)
+        let d = 16
+        let n = 300_000  // over one 4 MB chunk of codes (VectorIndex.forEachChunk)
         var rows = QuantizedRows(dimension: d)
         for r in 0..<n { rows.set(row: Int32(r), vector: (0..<d).map { _ in Float(Int(rng.next() % 2001) - 1000) / 1000 }) }
         let query = (0..<d).map { _ in Float(Int(rng.next() % 2001) - 1000) / 1000 }
         var split = [Float]()
         rows.approximateScores(for: query, into: &split)
-        let peak = query.map(abs).max()!, qScale = peak / 127
+        let peak = query.map(abs).max()!
+        let qScale = peak / 127
         let q8 = query.map { Int8(clamping: Int(($0 / qScale).rounded())) }
         var serial = [Float](repeating: 0, count: n)
         for r in 0..<n {

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// A small model with seeded random weights, built in the test (no file from outside needed).
 func tinyModel(quantized: Bool, bucketBits: Int = 8, dimension: Int = 32) -> HashedNGramEmbedder {
     var state: UInt64 = 12345
     let weights = (0..<((1 << bucketBits) * dimension)).map { _ -> Float in
-        state = state &* 6364136223846793005 &+ 1442695040888963407
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return Float(Int64(bitPattern: state) >> 40) / Float(1 << 23)
     }
     return HashedNGramEmbedder(
@@ -15,8 +16,14 @@ func tinyModel(quantized: Bool, bucketBits: Int = 8, dimension: Int = 32) -> Has
 }
 
 func cosine(_ a: [Float], _ b: [Float]) -> Float {
-    var dot: Float = 0, na: Float = 0, nb: Float = 0
-    for i in a.indices { dot += a[i] * b[i]; na += a[i] * a[i]; nb += b[i] * b[i] }
+    var dot: Float = 0
+    var na: Float = 0
+    var nb: Float = 0
+    for i in a.indices {
+        dot += a[i] * b[i]
+        na += a[i] * a[i]
+        nb += b[i] * b[i]
+    }
     return dot / (na.squareRoot() * nb.squareRoot())
 }
 
@@ -45,9 +52,12 @@ struct ModelFileTests {
         }
     }
 
-    @Test("Golden vectors: an independent implementation of the spec gives the same components",
-          arguments: [("machine learning", [-0.031005, 0.198955, -0.138008, 0.077574, -0.139485, 0.207306] as [Float]),
-                      ("The quick brown fox", [0.01693, -0.139159, -0.180001, 0.360434, -0.00095, 0.194331])])
+    @Test(
+        "Golden vectors: an independent implementation of the spec gives the same components",
+        arguments: [
+            ("machine learning", [-0.031005, 0.198955, -0.138008, 0.077574, -0.139485, 0.207306] as [Float]),
+            ("The quick brown fox", [0.01693, -0.139159, -0.180001, 0.360434, -0.00095, 0.194331]),
+        ])
     func goldenVectors(text: String, expected: [Float]) {
         // Values from a separate Python implementation of Models/MODEL.md (FNV-1a 64, Fibonacci
         // bucketing, 3-5-grams of <word>, int8 rows with max|w|/127 scales) on the same seeded table.
@@ -153,7 +163,8 @@ struct ModelFileTests {
 
     @Test("Quantised and full-precision tables give vectors with cosine ≥ 0.99")
     func quantisation() {
-        let q = tinyModel(quantized: true), f = tinyModel(quantized: false)
+        let q = tinyModel(quantized: true)
+        let f = tinyModel(quantized: false)
         for text in ["machine learning", "the quick brown fox jumps over the lazy dog", "Café", "x"] {
             #expect(cosine(q.embed(text), f.embed(text)) >= 0.99)
         }

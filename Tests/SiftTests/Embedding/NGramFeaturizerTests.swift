@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sift
 
 @Suite("Hashed n-gram features")
@@ -46,10 +47,13 @@ struct NGramFeaturizerTests {
         #expect(ru.count == 18)
     }
 
-    @Test("The ASCII fast path finds exactly the Analyzer's terms",
-          arguments: ["The quick brown fox is on a run", "Work — stressful! 😤 Big deadline.",
-                      "e-mail me@example.com re: Q3 2026 budget", "  ", "", "...!!!", "naïve café résumé",
-                      "CamelCase and UPPER lower 123abc 4x4"])
+    @Test(
+        "The ASCII fast path finds exactly the Analyzer's terms",
+        arguments: [
+            "The quick brown fox is on a run", "Work — stressful! 😤 Big deadline.",
+            "e-mail me@example.com re: Q3 2026 budget", "  ", "", "...!!!", "naïve café résumé",
+            "CamelCase and UPPER lower 123abc 4x4",
+        ])
     func fastPathAgreesWithAnalyzer(text: String) {
         #expect(featurizer.terms(of: text) == Analyzer().terms(text))
     }

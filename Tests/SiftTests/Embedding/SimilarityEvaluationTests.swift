@@ -1,7 +1,8 @@
 import Foundation
-@testable import SiftEvaluation
 import Testing
+
 @testable import Sift
+@testable import SiftEvaluation
 
 @Suite("Similarity evaluation")
 struct SimilarityEvaluationTests {
@@ -17,7 +18,8 @@ struct SimilarityEvaluationTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-sim-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let good = dir.appendingPathComponent("good.tsv")
-        try "pair_id\tsentence1\tsentence2\trelatedness\n1\ta cat\ta dog\t3.5\n2\tx\ty\t1\n".write(to: good, atomically: false, encoding: .utf8)
+        try "pair_id\tsentence1\tsentence2\trelatedness\n1\ta cat\ta dog\t3.5\n2\tx\ty\t1\n".write(
+            to: good, atomically: false, encoding: .utf8)
         let pairs = try SimilarityEvaluation.readPairs(from: good)
         #expect(pairs == [.init(first: "a cat", second: "a dog", score: 3.5), .init(first: "x", second: "y", score: 1)])
         let bad = dir.appendingPathComponent("bad.tsv")

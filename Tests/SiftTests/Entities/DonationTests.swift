@@ -17,7 +17,10 @@ extension Entities {
             #expect(donation.itemIDs == ["note/n2"])
             #expect(try await entities.donationRecorder.donate(donation) == 1)
             #expect(await spy.calls == [.donate(intent: "OpenNote", itemIDs: ["note/n2"], surface: "widget")])
-            #expect(await index.donations(for: "note/n2") == [Donation(intent: "OpenNote", itemID: "note/n2", surface: "widget", date: Fixtures.now)])
+            #expect(
+                await index.donations(for: "note/n2") == [
+                    Donation(intent: "OpenNote", itemID: "note/n2", surface: "widget", date: Fixtures.now)
+                ])
 
             let suggestions = await entities.suggestions()
             #expect(suggestions.map(\.entity) == [EntityReference(Fixtures.notes[1])])

@@ -91,16 +91,25 @@ extension Entities {
         private(set) var attempted: [String] = []
 
         func upsert(_ items: [SearchableItem]) async throws -> SearchIndex.UpsertSummary {
-            attempted.append("upsert"); throw Failure()
+            attempted.append("upsert")
+            throw Failure()
         }
-        func delete(ids: [ItemID]) async throws -> Int { attempted.append("delete"); throw Failure() }
-        func delete(domains: [String]) async throws -> Int { attempted.append("deleteDomains"); throw Failure() }
+        func delete(ids: [ItemID]) async throws -> Int {
+            attempted.append("delete")
+            throw Failure()
+        }
+        func delete(domains: [String]) async throws -> Int {
+            attempted.append("deleteDomains")
+            throw Failure()
+        }
         func item(_ id: ItemID) async -> SearchableItem? { nil }
         func search(_ query: SearchQuery) async throws -> (results: [SearchResult], report: QueryReport) {
-            attempted.append("search"); throw Failure()
+            attempted.append("search")
+            throw Failure()
         }
         func donate(intent: String, itemIDs: [ItemID], surface: String?, at date: Date?) async throws -> Int {
-            attempted.append("donate"); throw Failure()
+            attempted.append("donate")
+            throw Failure()
         }
         func suggestions(limit: Int, now: Date?) async -> [(item: SearchableItem, score: Double)] { [] }
     }

@@ -39,9 +39,11 @@ extension Entities {
             }
         }
 
-        @Test("Only canonical identifier strings parse", arguments: [
-            "note", "note/", "/n1", "note/n1/extra", "note/n%2f1", "note/n%2", "note/n%ZZ1", "note/n 1", "no%74e/n1",
-        ])
+        @Test(
+            "Only canonical identifier strings parse",
+            arguments: [
+                "note", "note/", "/n1", "note/n1/extra", "note/n%2f1", "note/n%2", "note/n%ZZ1", "note/n 1", "no%74e/n1",
+            ])
         func nonCanonicalIdentifiersDoNotParse(raw: String) {
             #expect(ItemID(raw).entityComponents == nil)
             #expect(EntityReference(ItemID(raw)) == nil)

@@ -25,20 +25,22 @@ extension Entities {
         func withheldResolvesAsMissing() async throws {
             let (resolver, _, _) = try resolver()
             let resolved = try await resolver.entities(for: ["n3", "n4", "n5"])
-            #expect(resolved == [
-                .failure(.withheld("note/n3", reason: .markedPrivate)), .failure(.withheld("note/n4", reason: .hiddenFromSearch)),
-                .failure(.withheld("note/n5", reason: .archived)),
-            ])
+            #expect(
+                resolved == [
+                    .failure(.withheld("note/n3", reason: .markedPrivate)), .failure(.withheld("note/n4", reason: .hiddenFromSearch)),
+                    .failure(.withheld("note/n5", reason: .archived)),
+                ])
         }
 
         @Test("Item identifiers of another type or of no entity are reported as such")
         func foreignItemIdentifiers() async throws {
             let (resolver, _, _) = try resolver()
             let resolved = try await resolver.entities(for: ["recipe/1", "note/n1", "plain-id", "note/gone"] as [ItemID])
-            #expect(resolved == [
-                .failure(.otherType("recipe/1", domain: "recipe")), .success(notes[0]), .failure(.notAnEntity("plain-id")),
-                .failure(.notFound("note/gone")),
-            ])
+            #expect(
+                resolved == [
+                    .failure(.otherType("recipe/1", domain: "recipe")), .success(notes[0]), .failure(.notAnEntity("plain-id")),
+                    .failure(.notFound("note/gone")),
+                ])
         }
 
         @Test("Each reason an identifier did not resolve names it and says why")

@@ -45,16 +45,26 @@ extension Entities {
 
         @Test("An unknown URL is a clear error listing the known routes")
         func unknownRoute() {
-            for url in ["https://example.app/dishes/5", "https://other.app/recipes/5", "https://example.app/recipes/5/", "https://example.app/recipes"] {
+            for url in [
+                "https://example.app/dishes/5", "https://other.app/recipes/5", "https://example.app/recipes/5/",
+                "https://example.app/recipes",
+            ] {
                 #expect(throws: EntityError.unknownRoute(url, known: ["https://example.app/recipes/{id}"])) {
                     try routes.reference(for: url)
                 }
             }
-            let message = (try? routes.reference(for: "https://example.app/dishes/5")).map { _ in "" } ?? EntityError.unknownRoute("https://example.app/dishes/5", known: ["https://example.app/recipes/{id}"]).description
+            let message =
+                (try? routes.reference(for: "https://example.app/dishes/5")).map { _ in "" }
+                ?? EntityError.unknownRoute("https://example.app/dishes/5", known: ["https://example.app/recipes/{id}"]).description
             #expect(message == "no route matches \"https://example.app/dishes/5\"; known routes: https://example.app/recipes/{id}")
         }
 
-        @Test("A malformed URL is a clear error", arguments: ["", "recipes/5", "example.app/recipes/5", "https:///recipes/5", "https://exa mple.app/recipes/5", "https://example.app/recipes/%ZZ", "https://example.app/recipes/%C3"])
+        @Test(
+            "A malformed URL is a clear error",
+            arguments: [
+                "", "recipes/5", "example.app/recipes/5", "https:///recipes/5", "https://exa mple.app/recipes/5",
+                "https://example.app/recipes/%ZZ", "https://example.app/recipes/%C3",
+            ])
         func malformedURL(url: String) {
             #expect {
                 try routes.reference(for: url)
@@ -67,7 +77,7 @@ extension Entities {
         @Test("A matching URL with an empty or wrongly typed identifier names the problem")
         func invalidIdentifier() {
             let cases: [(String, String)] = [
-                    ("https://example.app/recipes/", "the identifier is empty"),
+                ("https://example.app/recipes/", "the identifier is empty"),
                 ("https://example.app/recipes/soup", "not an identifier of Recipes (https://example.app/recipes/{id})"),
                 ("https://example.app/recipes/042", "not an identifier of Recipes (https://example.app/recipes/{id})"),
             ]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 @Suite("Identifier table and ItemID")
@@ -7,7 +8,9 @@ struct IdentifierTableTests {
     @Test("New ids get dense rows; a known id keeps its row")
     func assignsDenseRows() throws {
         var table = IdentifierTable()
-        let first = table.assign("a"), second = table.assign("b"), again = table.assign("a")
+        let first = table.assign("a")
+        let second = table.assign("b")
+        let again = table.assign("a")
         #expect(first.row == 0 && first.isNew)
         #expect(second.row == 1 && second.isNew)
         #expect(again.row == 0 && !again.isNew)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 @Suite("Batches with client state: all or nothing")

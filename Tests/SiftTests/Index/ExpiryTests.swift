@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 @Suite("Expiry: expired items are never returned and are purged")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 @Suite("Index lifecycle: upsert, delete, persistence, empty input")
@@ -135,7 +136,10 @@ struct LifecycleTests {
         try await index.delete(ids: ["a"])
         _ = try await index.search(keywordQuery("aardvark"))
         let records = fixture.logger.records
-        #expect(records.map(\.operation).filter { ["open", "upsert", "delete", "search.keyword"].contains($0) } == ["open", "upsert", "delete", "search.keyword"])
+        #expect(
+            records.map(\.operation).filter { ["open", "upsert", "delete", "search.keyword"].contains($0) } == [
+                "open", "upsert", "delete", "search.keyword",
+            ])
         let upsert = try #require(records.first { $0.operation == "upsert" })
         #expect(upsert.itemCount == 2 && upsert.outcome == "ok")
         for r in records {
@@ -147,7 +151,9 @@ struct LifecycleTests {
     func statistics() async throws {
         let fixture = try IndexFixture(.disk)
         let index = try fixture.open()
-        try await index.upsert([noteItem("a", "one two", domain: "x"), noteItem("b", "two three", domain: "y"), noteItem("c", "three", domain: "y")])
+        try await index.upsert([
+            noteItem("a", "one two", domain: "x"), noteItem("b", "two three", domain: "y"), noteItem("c", "three", domain: "y"),
+        ])
         let stats = try await index.statistics()
         #expect(stats.items == 3)
         #expect(stats.domains == ["x": 1, "y": 2])

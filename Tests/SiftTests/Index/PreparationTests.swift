@@ -1,6 +1,7 @@
 import Foundation
 import SiftEvaluation
 import Testing
+
 @testable import Sift
 
 /// Items with title words, keywords, accents, Cyrillic, emoji and long runs of one word, so
@@ -28,12 +29,15 @@ func stored(_ v: [Float], as precision: VectorPrecision) -> [Float] {
 
 @Suite("Batch preparation: parallel embedding and analysis agree with serial, bit for bit")
 struct PreparationTests {
-    @Test("Embedding a batch across the cores gives every item the vector, bit for bit, that embedding it alone gives", arguments: [1.0, 5.0] as [Float])
+    @Test(
+        "Embedding a batch across the cores gives every item the vector, bit for bit, that embedding it alone gives",
+        arguments: [1.0, 5.0] as [Float])
     func parallelEmbeddingIsSerial(titleWeight: Float) {
         let model = randomModel()
         let items = preparationCorpus(1500)
         var state = IndexState(keyword: KeywordIndex(), vectors: VectorIndex(dimension: model.dimension))
-        let prepared = state.prepare(items.map { StoredItem(item: $0, vector: nil) }, embedder: model, titleWeight: titleWeight, needsVector: { _ in true })
+        let prepared = state.prepare(
+            items.map { StoredItem(item: $0, vector: nil) }, embedder: model, titleWeight: titleWeight, needsVector: { _ in true })
         #expect(prepared.count == items.count)
         for (item, p) in zip(items, prepared) {
             #expect(p.stored.item == item)
@@ -69,7 +73,9 @@ struct PreparationTests {
         let parallel = state.keyword
         #expect(parallel.termStrings == serial.termStrings)
         #expect(parallel.postings.map { $0.map(\.row) } == serial.postings.map { $0.map(\.row) })
-        #expect(parallel.postings.map { $0.map { [$0.tf.0, $0.tf.1, $0.tf.2] } } == serial.postings.map { $0.map { [$0.tf.0, $0.tf.1, $0.tf.2] } })
+        #expect(
+            parallel.postings.map { $0.map { [$0.tf.0, $0.tf.1, $0.tf.2] } }
+                == serial.postings.map { $0.map { [$0.tf.0, $0.tf.1, $0.tf.2] } })
         #expect(parallel.rowTerms == serial.rowTerms)
         #expect(parallel.fieldLengths.map { [$0.0, $0.1, $0.2] } == serial.fieldLengths.map { [$0.0, $0.1, $0.2] })
         #expect(parallel.titleHeads == serial.titleHeads)
@@ -91,13 +97,17 @@ struct PreparationTests {
             var order: [String] = []
             for (f, text) in fields.enumerated() {
                 for term in index.indexTerms(text) {
-                    if expected[term] == nil { order.append(term); expected[term] = [0, 0, 0] }
+                    if expected[term] == nil {
+                        order.append(term)
+                        expected[term] = [0, 0, 0]
+                    }
                     expected[term]![f] += 1
                 }
             }
             #expect(document.terms == order, "\(item.id)")
             #expect(document.frequencies.map { [Int($0.0), Int($0.1), Int($0.2)] } == order.map { expected[$0]! })
-            #expect([Int(document.lengths.0), Int(document.lengths.1), Int(document.lengths.2)] == fields.map { index.indexTerms($0).count })
+            #expect(
+                [Int(document.lengths.0), Int(document.lengths.1), Int(document.lengths.2)] == fields.map { index.indexTerms($0).count })
             let words = index.analyzer.tokens(item.title).map(\.text)
             #expect(document.titleHeads == words.prefix(KeywordIndex.titleHeadLength).map(KeywordIndex.wordHash))
         }
@@ -106,7 +116,9 @@ struct PreparationTests {
     @Test("The term order merged batch by batch equals sorting every term by its UTF-8 bytes")
     func mergedTermOrder() {
         var index = KeywordIndex()
-        let words = ["zeta", "alpha", "alp", "alphabet", "café", "cafe", "русский", "ρ", "a", "b1", "b10", "b2", "ångström", "über", "uber", "Z"]
+        let words = [
+            "zeta", "alpha", "alp", "alphabet", "café", "cafe", "русский", "ρ", "a", "b1", "b10", "b2", "ångström", "über", "uber", "Z",
+        ]
         for (row, word) in words.enumerated() {
             index.insert(SearchableItem(id: ItemID("w\(row)"), title: word), at: Int32(row))
             if row % 3 == 0 { index.prepareForQueries() }
@@ -116,7 +128,8 @@ struct PreparationTests {
         #expect(sorted == index.termStrings.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         #expect(Set(sorted).count == index.termStrings.count)
         #expect(index.expansions(of: "alp", limit: 10).sorted() == ["alp", "alpha", "alphabet"])
-        #expect(KeywordIndex.utf8Precedes("alp", "alpha") && !KeywordIndex.utf8Precedes("alpha", "alp") && !KeywordIndex.utf8Precedes("x", "x"))
+        #expect(
+            KeywordIndex.utf8Precedes("alp", "alpha") && !KeywordIndex.utf8Precedes("alpha", "alp") && !KeywordIndex.utf8Precedes("x", "x"))
     }
 
     @Test("Upserting through the index stores and scans the vectors that embedding one item at a time gives")
@@ -133,7 +146,8 @@ struct PreparationTests {
         // The rows keep what the index's precision makes of the serial vectors (fp16 by default).
         for item in items {
             let row = try #require(table.row(of: item.id))
-            #expect(bits(vectors.vector(at: row)) == bits(stored(model.embed(item: item, titleWeight: 5), as: vectors.precision)), "\(item.id)")
+            #expect(
+                bits(vectors.vector(at: row)) == bits(stored(model.embed(item: item, titleWeight: 5), as: vectors.precision)), "\(item.id)")
         }
         var stored: [ItemID: [Float]] = [:]
         try fixture.openStore().forEachItem { stored[$0.item.id] = $0.vector }

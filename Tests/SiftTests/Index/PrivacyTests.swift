@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// Whether `token` occurs anywhere in the bytes of `files`.
@@ -25,7 +26,9 @@ struct PrivacyTests {
         #expect(stats.items == 1 && stats.vectors == 1)
         for word in ["xylophonic", "qwertyprivate", "zeppelinhidden"] {
             #expect(try await index.keywordIDs(word).isEmpty)
-            #expect(try await index.search(SearchQuery(word, mode: .hybrid, understandsPhrases: false)).results.allSatisfy { $0.id == "public" })
+            #expect(
+                try await index.search(SearchQuery(word, mode: .hybrid, understandsPhrases: false)).results.allSatisfy { $0.id == "public" }
+            )
         }
         try await index.checkInvariants()
         guard location == .disk else { return }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// Words whose stems differ, so a search for one finds exactly the items that contain it.
@@ -52,10 +53,15 @@ private struct RandomItems {
         item.keywords = (0..<rng.int(0..<3)).map { _ in rng.pick(vocabulary) }
         item.date = now.addingTimeInterval(-Double(rng.int(0..<1_000_000)))
         let roll = rng.int(0..<100)
-        if roll < 8 { item.isPrivate = true }
-        else if roll < 12 { item.isHidden = true }
-        else if roll < 17 { item.expires = now.addingTimeInterval(-Double(rng.int(1..<10_000))) }
-        else if roll < 22 { item.expires = now.addingTimeInterval(Double(rng.int(1..<10_000_000))) }
+        if roll < 8 {
+            item.isPrivate = true
+        } else if roll < 12 {
+            item.isHidden = true
+        } else if roll < 17 {
+            item.expires = now.addingTimeInterval(-Double(rng.int(1..<10_000)))
+        } else if roll < 22 {
+            item.expires = now.addingTimeInterval(Double(rng.int(1..<10_000_000)))
+        }
         if rng.chance(0.2) { item.rankingHint = rng.int(0..<101) }
         return item
     }
@@ -70,8 +76,9 @@ private struct RandomItems {
 
 @Suite("Identifier invariants under seeded random operation sequences")
 struct RandomOperationsTests {
-    @Test("Random upserts, replacements, deletes, private transitions and batches keep every part in step with a reference model",
-          arguments: [(IndexLocation.memory, 10_000, UInt64(20_261_202)), (IndexLocation.disk, 3_000, UInt64(7))])
+    @Test(
+        "Random upserts, replacements, deletes, private transitions and batches keep every part in step with a reference model",
+        arguments: [(IndexLocation.memory, 10_000, UInt64(20_261_202)), (IndexLocation.disk, 3_000, UInt64(7))])
     func randomSequence(location: IndexLocation, operations: Int, seed: UInt64) async throws {
         let fixture = try IndexFixture(location, embedder: FakeEmbedder(dimension: 8))
         let now = fixture.clock.now

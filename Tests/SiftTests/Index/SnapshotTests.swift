@@ -1,6 +1,7 @@
 import Foundation
 import SiftEvaluation
 import Testing
+
 @testable import Sift
 
 /// An index with history: upserts, replacements, deletions (free rows, swapped postings),
@@ -12,7 +13,10 @@ private struct SnapshotFixture {
     init(count: Int = 600, embedder: (any Embedder)? = randomModel()) throws {
         fixture = try IndexFixture(.disk, embedder: embedder)
         var items = SyntheticCorpus(seed: 31).items(count: count)
-        for i in stride(from: 0, to: count, by: 9) { items[i].title = "Café crème — \(items[i].title)"; items[i].keywords = ["naïve", "русский"] }
+        for i in stride(from: 0, to: count, by: 9) {
+            items[i].title = "Café crème — \(items[i].title)"
+            items[i].keywords = ["naïve", "русский"]
+        }
         for i in stride(from: 5, to: count, by: 13) { items[i].expires = fixture.clock.now.addingTimeInterval(86_400 * Double(1 + i % 3)) }
         self.items = items
     }
@@ -51,7 +55,8 @@ private struct SnapshotFixture {
     }
 
     func open(_ configure: (inout SearchIndex.Configuration) -> Void = { _ in }) throws -> SearchIndex {
-        var configuration = SearchIndex.Configuration(directory: directory, embedder: fixture.embedder, clock: fixture.clock.function, logger: fixture.logger)
+        var configuration = SearchIndex.Configuration(
+            directory: directory, embedder: fixture.embedder, clock: fixture.clock.function, logger: fixture.logger)
         configure(&configuration)
         return try SearchIndex(configuration: configuration)
     }
@@ -60,16 +65,26 @@ private struct SnapshotFixture {
 }
 
 /// What two indexes answer, compared: ids in order, scores within float rounding.
-private func expectSameAnswers(_ a: SearchIndex, _ b: SearchIndex, _ queries: [SearchQuery], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+private func expectSameAnswers(
+    _ a: SearchIndex, _ b: SearchIndex, _ queries: [SearchQuery], sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
     for q in queries {
-        let x = try await a.search(q).results, y = try await b.search(q).results
+        let x = try await a.search(q).results
+        let y = try await b.search(q).results
         #expect(x.map(\.id) == y.map(\.id), "\(q.mode) \(q.text)", sourceLocation: sourceLocation)
-        for (r, s) in zip(x, y) { #expect(abs(r.score - s.score) <= 1e-5 * max(1, abs(r.score)), "\(q.text): \(r.score) vs \(s.score)", sourceLocation: sourceLocation) }
+        for (r, s) in zip(x, y) {
+            #expect(
+                abs(r.score - s.score) <= 1e-5 * max(1, abs(r.score)), "\(q.text): \(r.score) vs \(s.score)", sourceLocation: sourceLocation
+            )
+        }
     }
     #expect(await a.allItems() == b.allItems(), sourceLocation: sourceLocation)
     // (Not the term count: an index keeps the terms of deleted items, a rebuild has none.)
-    let sa = try await a.statistics(), sb = try await b.statistics()
-    #expect(sa.items == sb.items && sa.domains == sb.domains && sa.postings == sb.postings && sa.vectors == sb.vectors && sa.donations == sb.donations, sourceLocation: sourceLocation)
+    let sa = try await a.statistics()
+    let sb = try await b.statistics()
+    #expect(
+        sa.items == sb.items && sa.domains == sb.domains && sa.postings == sb.postings && sa.vectors == sb.vectors
+            && sa.donations == sb.donations, sourceLocation: sourceLocation)
 }
 
 @Suite("Snapshots: the projections persisted beside the store, used only when current and intact")
@@ -90,8 +105,10 @@ struct SnapshotTests {
         #expect(await fromSnapshot.donations(for: s.items[3].id).count == 2)
         #expect(await fromSnapshot.suggestions().map(\.item.id) == live.suggestions().map(\.item.id))
         // The vectors of every item, bit for bit; the identifier table's free rows are reused.
-        let liveVectors = try #require(await live.vectors), loadedVectors = try #require(await fromSnapshot.vectors)
-        let liveTable = await live.table, loadedTable = await fromSnapshot.table
+        let liveVectors = try #require(await live.vectors)
+        let loadedVectors = try #require(await fromSnapshot.vectors)
+        let liveTable = await live.table
+        let loadedTable = await fromSnapshot.table
         for id in liveTable.ids {
             #expect(bits(loadedVectors.vector(at: loadedTable.row(of: id)!)) == bits(liveVectors.vector(at: liveTable.row(of: id)!)))
         }
@@ -107,16 +124,26 @@ struct SnapshotTests {
     func quantizedFromSnapshot() async throws {
         let s = try SnapshotFixture()
         _ = try await s.build()
-        let fromSnapshot = try s.open { $0.quantizedScan = true; $0.readOnly = true }
+        let fromSnapshot = try s.open {
+            $0.quantizedScan = true
+            $0.readOnly = true
+        }
         #expect(s.lastOpenOutcome == "ok, from the snapshot")
         IndexSnapshot.remove(in: s.directory)
-        let rebuiltForReal = try s.open { $0.quantizedScan = true; $0.readOnly = true }
+        let rebuiltForReal = try s.open {
+            $0.quantizedScan = true
+            $0.readOnly = true
+        }
         #expect(s.lastOpenOutcome == "ok, rebuilt: no snapshot")
-        let a = try #require(await fromSnapshot.vectors?.quantized), b = try #require(await rebuiltForReal.vectors?.quantized)
-        let ta = await fromSnapshot.table, tb = await rebuiltForReal.table
+        let a = try #require(await fromSnapshot.vectors?.quantized)
+        let b = try #require(await rebuiltForReal.vectors?.quantized)
+        let ta = await fromSnapshot.table
+        let tb = await rebuiltForReal.table
         #expect(a.capacity == ta.capacity)
         for id in ta.ids {
-            let ra = Int(ta.row(of: id)!), rb = Int(tb.row(of: id)!), d = a.dimension
+            let ra = Int(ta.row(of: id)!)
+            let rb = Int(tb.row(of: id)!)
+            let d = a.dimension
             #expect(a.scales[ra] == b.scales[rb] && Array(a.codes[(ra * d)..<((ra + 1) * d)]) == Array(b.codes[(rb * d)..<((rb + 1) * d)]))
         }
         try await expectSameAnswers(fromSnapshot, rebuiltForReal, s.queries.filter { $0.mode != .keyword })
@@ -132,16 +159,22 @@ struct SnapshotTests {
         let full = try s.open { $0.vectorPrecision = .float32 }
         #expect(s.lastOpenOutcome == "ok, rebuilt: the snapshot keeps float16 vectors, this index uses float32")
         #expect(await full.saveSnapshot())
-        let fromSnapshot = try s.open { $0.vectorPrecision = .float32; $0.readOnly = true }
+        let fromSnapshot = try s.open {
+            $0.vectorPrecision = .float32
+            $0.readOnly = true
+        }
         #expect(s.lastOpenOutcome == "ok, from the snapshot")
         try await fromSnapshot.checkInvariants()
-        let a = try #require(await fromSnapshot.vectors), b = try #require(await full.vectors)
+        let a = try #require(await fromSnapshot.vectors)
+        let b = try #require(await full.vectors)
         #expect(a.precision == .float32)
-        let ta = await fromSnapshot.table, tb = await full.table
+        let ta = await fromSnapshot.table
+        let tb = await full.table
         for id in ta.ids { #expect(bits(a.vector(at: ta.row(of: id)!)) == bits(b.vector(at: tb.row(of: id)!))) }
         try await expectSameAnswers(fromSnapshot, full, s.queries)
         // fp16 and fp32 rows of the same vectors differ by rounding only.
-        let tableHalves = await halves.table, h = try #require(await halves.vectors)
+        let tableHalves = await halves.table
+        let h = try #require(await halves.vectors)
         for id in ta.ids.prefix(20) {
             for (x, y) in zip(a.vector(at: ta.row(of: id)!), h.vector(at: tableHalves.row(of: id)!)) { #expect(abs(x - y) <= 1e-3) }
         }
@@ -161,7 +194,8 @@ struct SnapshotTests {
         #expect(s.lastOpenOutcome == "ok, from the snapshot")
         try await loaded.checkInvariants()
         let query = SearchQuery("ledger entry", mode: .keyword, understandsPhrases: false, prefixLastTerm: false, explain: true)
-        let x = try await loaded.search(query).results, y = try await live.search(query).results
+        let x = try await loaded.search(query).results
+        let y = try await live.search(query).results
         #expect(x.map(\.id) == ["long-a", "long-b"] || x.map(\.id) == ["long-b", "long-a"])
         #expect(x.map(\.id) == y.map(\.id) && x.map(\.score) == y.map(\.score))
         let frequencies = Dictionary(uniqueKeysWithValues: x.map { ($0.id.rawValue, $0.explanation!.keywordTerms.map(\.frequencies)) })
@@ -202,7 +236,8 @@ struct SnapshotTests {
     @Test("An index whose store another connection wrote never saves a snapshot of its state")
     func divergedIndexDoesNotSave() async throws {
         let s = try SnapshotFixture(count: 100, embedder: nil)
-        let a = try s.open(), b = try s.open()
+        let a = try s.open()
+        let b = try s.open()
         try await b.upsert([noteItem("b1", "from b")])
         try await a.upsert([noteItem("a1", "from a")])
         #expect(await a.saveSnapshot() == false)
@@ -214,8 +249,9 @@ struct SnapshotTests {
         #expect(await reopened.item("b1") != nil)
     }
 
-    @Test("A damaged, truncated, extended or foreign snapshot is rebuilt from the store with the reason logged, never an error",
-          arguments: ["flip", "truncate-header", "truncate-middle", "truncate-trailer", "extend", "magic", "version", "empty", "directory"])
+    @Test(
+        "A damaged, truncated, extended or foreign snapshot is rebuilt from the store with the reason logged, never an error",
+        arguments: ["flip", "truncate-header", "truncate-middle", "truncate-trailer", "extend", "magic", "version", "empty", "directory"])
     func damagedSnapshotRebuilds(damage: String) async throws {
         let s = try SnapshotFixture(count: 300)
         let live = try await s.build()
@@ -223,13 +259,27 @@ struct SnapshotTests {
         var expected = "the snapshot is damaged (checksum mismatch)"
         switch damage {
         case "flip": bytes[bytes.count / 2] ^= 0x10
-        case "truncate-header": bytes = Array(bytes.prefix(20)); expected = "truncated"
-        case "truncate-middle": bytes = Array(bytes.prefix(bytes.count / 3)); expected = "truncated"
-        case "truncate-trailer": bytes.removeLast(3); expected = "truncated"
-        case "extend": bytes += [0, 0, 0, 0]; expected = "truncated or damaged"
-        case "magic": bytes[0] = UInt8(ascii: "X"); expected = "does not start with the snapshot magic"
-        case "version": bytes[8] = 99; expected = "format version 99"
-        case "empty": bytes = []; expected = "empty"
+        case "truncate-header":
+            bytes = Array(bytes.prefix(20))
+            expected = "truncated"
+        case "truncate-middle":
+            bytes = Array(bytes.prefix(bytes.count / 3))
+            expected = "truncated"
+        case "truncate-trailer":
+            bytes.removeLast(3)
+            expected = "truncated"
+        case "extend":
+            bytes += [0, 0, 0, 0]
+            expected = "truncated or damaged"
+        case "magic":
+            bytes[0] = UInt8(ascii: "X")
+            expected = "does not start with the snapshot magic"
+        case "version":
+            bytes[8] = 99
+            expected = "format version 99"
+        case "empty":
+            bytes = []
+            expected = "empty"
         default: expected = "not a regular file"
         }
         try FileManager.default.removeItem(at: s.snapshotFile)
@@ -293,7 +343,10 @@ struct SnapshotTests {
         #expect(await otherWeight.vectors?.vector(at: row) == stored(model.embed(item: item, titleWeight: 2), as: .float16))
         #expect(await otherWeight.saveSnapshot())
 
-        _ = try s.open { $0.titleEmbeddingWeight = 2; $0.bm25 = BM25Parameters(k1: 1.5) }
+        _ = try s.open {
+            $0.titleEmbeddingWeight = 2
+            $0.bm25 = BM25Parameters(k1: 1.5)
+        }
         #expect(s.lastOpenOutcome == "ok, rebuilt: the snapshot was made with other BM25 parameters")
     }
 
@@ -376,7 +429,9 @@ struct SnapshotTests {
         let directory = temporary.path("vault")
         let logger = MemoryLogger()
         do {
-            let index = try SearchIndex(configuration: .init(directory: directory, embedder: FakeEmbedder(), logger: logger, codec: AESGCMCodec(key: try ProtectionKey.random())))
+            let index = try SearchIndex(
+                configuration: .init(
+                    directory: directory, embedder: FakeEmbedder(), logger: logger, codec: AESGCMCodec(key: try ProtectionKey.random())))
             try await index.upsert([noteItem("a", "sealed walrus")])
             #expect(await index.saveSnapshot() == false)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// Everything the reader made of `data`: items and errors by line number.
@@ -49,7 +50,8 @@ struct JSONLItemReaderTests {
 
     @Test("All fields are read, with their types")
     func allFields() throws {
-        let line = #"{"id":"r1","domain":"recipe","title":"Pancakes","content":"Flour, eggs, milk.","keywords":["breakfast","sweet"],"date":"2026-11-30T08:00:00Z","expires":"2027-01-01","url":"https://example.app/recipes/r1","rankingHint":70,"displayName":"Recipes","private":false,"hidden":false}"#
+        let line =
+            #"{"id":"r1","domain":"recipe","title":"Pancakes","content":"Flour, eggs, milk.","keywords":["breakfast","sweet"],"date":"2026-11-30T08:00:00Z","expires":"2027-01-01","url":"https://example.app/recipes/r1","rankingHint":70,"displayName":"Recipes","private":false,"hidden":false}"#
         let item = try #require(readAll(Data(line.utf8)).items[1])
         #expect(item.id == "r1" && item.domain == "recipe" && item.title == "Pancakes")
         #expect(item.content == "Flour, eggs, milk.")
@@ -63,7 +65,8 @@ struct JSONLItemReaderTests {
 
     @Test("An integer id, a single keyword string and the privacy flags are accepted")
     func flexibleFields() {
-        let data = Data("""
+        let data = Data(
+            """
             {"id": 7, "keywords": "solo"}
             {"id": "p", "private": true}
             {"id": "h", "hidden": true}
@@ -75,17 +78,19 @@ struct JSONLItemReaderTests {
         #expect(items[3]?.isHidden == true && items[3]?.isIndexable == false)
     }
 
-    @Test("Each kind of bad line says what is wrong", arguments: [
-        (#"{"id": "x", "rankingHint": 101}"#, #""rankingHint" must be between 0 and 100"#),
-        (#"{"id": "x", "keywords": [1, 2]}"#, #""keywords"#),
-        (#"{"id": "x", "private": "yes"}"#, #""private" must be true or false"#),
-        (#"{"id": "x", "expires": "soon"}"#, #""expires" is not an ISO 8601 date"#),
-        (#"{"id": null}"#, #""id""#),
-        (#"{"id": 1.5}"#, #""id" must be a non-empty string"#),
-        (#"{"id": "x", "date": 20261130}"#, #""date" must be a string"#),
-        ("not json at all", "malformed JSON"),
-        ("42", "expected a JSON object"),
-    ])
+    @Test(
+        "Each kind of bad line says what is wrong",
+        arguments: [
+            (#"{"id": "x", "rankingHint": 101}"#, #""rankingHint" must be between 0 and 100"#),
+            (#"{"id": "x", "keywords": [1, 2]}"#, #""keywords"#),
+            (#"{"id": "x", "private": "yes"}"#, #""private" must be true or false"#),
+            (#"{"id": "x", "expires": "soon"}"#, #""expires" is not an ISO 8601 date"#),
+            (#"{"id": null}"#, #""id""#),
+            (#"{"id": 1.5}"#, #""id" must be a non-empty string"#),
+            (#"{"id": "x", "date": 20261130}"#, #""date" must be a string"#),
+            ("not json at all", "malformed JSON"),
+            ("42", "expected a JSON object"),
+        ])
     func reasons(line: String, reason: String) throws {
         let (items, errors) = readAll(Data(line.utf8))
         #expect(items.isEmpty)
@@ -109,7 +114,8 @@ struct JSONLItemReaderTests {
     func lineEndings() {
         let unix = Data("{\"id\":\"a\",\"title\":\"one\"}\n\n{\"id\":\"b\",\"title\":\"two\"}\n".utf8)
         let windows = Data("{\"id\":\"a\",\"title\":\"one\"}\r\n\r\n{\"id\":\"b\",\"title\":\"two\"}".utf8)
-        let u = readAll(unix), w = readAll(windows)
+        let u = readAll(unix)
+        let w = readAll(windows)
         #expect(u.errors.isEmpty && w.errors.isEmpty)
         #expect(u.items == w.items)
         #expect(u.items[1]?.title == "one" && u.items[3]?.title == "two")
@@ -125,13 +131,15 @@ struct JSONLItemReaderTests {
 @Suite("ISO 8601 dates and searchable items")
 struct ItemBasicsTests {
     // 2026-11-30T00:00:00Z is 1_795_996_800 s after the epoch; 08:00 is 28_800 s later.
-    @Test("ISODate reads the forms the JSONL format allows", arguments: [
-        ("2026-11-30T08:00:00Z", 1_796_025_600.0),
-        ("2026-11-30T08:00:00.250Z", 1_796_025_600.25),
-        ("2026-11-30T09:00:00+01:00", 1_796_025_600.0),
-        ("2026-11-30T08:00Z", 1_796_025_600.0),
-        ("2026-11-30", 1_795_996_800.0),
-    ] as [(String, Double)])
+    @Test(
+        "ISODate reads the forms the JSONL format allows",
+        arguments: [
+            ("2026-11-30T08:00:00Z", 1_796_025_600.0),
+            ("2026-11-30T08:00:00.250Z", 1_796_025_600.25),
+            ("2026-11-30T09:00:00+01:00", 1_796_025_600.0),
+            ("2026-11-30T08:00Z", 1_796_025_600.0),
+            ("2026-11-30", 1_795_996_800.0),
+        ] as [(String, Double)])
     func isoDates(text: String, seconds: Double) throws {
         let date = try #require(ISODate.parse(text))
         #expect(abs(date.timeIntervalSince1970 - seconds) < 1e-3)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 @Suite("Keyword feedback (RM3-like pseudo-relevance feedback)")
@@ -26,7 +27,8 @@ struct KeywordFeedbackTests {
         #expect(terms.map(\.term) == ["starter", "feed", "rye", "flour"])
         #expect(abs(terms.reduce(0) { $0 + $1.weight } - 1) < 1e-5)
         // starter: 3 of 8 terms, df 2; feed: 1 of 8, df 2; rye: 1 of 8, df 2; flour: 1 of 8, df 3.
-        let idf2 = index.idf(documentFrequency: 2), idf3 = index.idf(documentFrequency: 3)
+        let idf2 = index.idf(documentFrequency: 2)
+        let idf3 = index.idf(documentFrequency: 3)
         let raw: [Float] = [3 / 8 * idf2, 1 / 8 * idf2, 1 / 8 * idf2, 1 / 8 * idf3]
         let sum = raw.reduce(0, +)
         for (t, r) in zip(terms, raw) { #expect(abs(t.weight - r / sum) < 1e-5, "\(t.term)") }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// One document of the golden corpus as counted by hand: field lengths (title, keywords,
@@ -46,7 +47,8 @@ private let corpus: [HandCounted] = [
 private func handScore(_ doc: HandCounted, query: [String], in docs: [HandCounted], _ p: BM25Parameters) -> Double {
     let n = Double(docs.count)
     let k1 = Double(p.k1)
-    let w = p.weights.map(Double.init), b = p.b.map(Double.init)
+    let w = p.weights.map(Double.init)
+    let b = p.b.map(Double.init)
     let average = (0..<3).map { f in docs.reduce(0) { $0 + $1.lengths[f] } / n }
     var score = 0.0
     for term in query {
@@ -189,7 +191,9 @@ struct KeywordIndexTests {
     func repeatedQueryWords() {
         let index = build(corpus, .default)
         #expect(index.queryTerms("tea tea tea", prefixLastTerm: false).count == 1)
-        #expect(index.score(index.queryTerms("tea tea", prefixLastTerm: false), row: 0) == index.score(index.queryTerms("tea", prefixLastTerm: false), row: 0))
+        #expect(
+            index.score(index.queryTerms("tea tea", prefixLastTerm: false), row: 0)
+                == index.score(index.queryTerms("tea", prefixLastTerm: false), row: 0))
     }
 
     @Test("Invariants catch rows the identifier table does not know")

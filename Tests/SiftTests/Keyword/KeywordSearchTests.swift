@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// A keyword-only query, as-typed text taken literally (no date or domain phrases).

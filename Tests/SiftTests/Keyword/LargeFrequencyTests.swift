@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// Postings keep frequencies in a byte per field; 255 and more are kept exactly beside them.
@@ -9,7 +10,9 @@ struct LargeFrequencyTests {
     static func repeated(_ word: String, _ n: Int) -> String { Array(repeating: word, count: n).joined(separator: " ") }
 
     /// The documented BM25F in Double for one term of one document.
-    static func expected(tf: [Double], lengths: [Double], averages: [Double], n: Double, df: Double, _ p: BM25Parameters = .default) -> Double {
+    static func expected(tf: [Double], lengths: [Double], averages: [Double], n: Double, df: Double, _ p: BM25Parameters = .default)
+        -> Double
+    {
         let idf = log(1 + (n - df + 0.5) / (df + 0.5))
         var pseudo = 0.0
         for f in 0..<3 where tf[f] > 0 {
@@ -35,7 +38,8 @@ struct LargeFrequencyTests {
         #expect(abs(Double(index.score(terms, row: 0)) - e0) < 1e-4 * max(1, e0))
         #expect(abs(Double(index.score(terms, row: 1)) - e1) < 1e-4 * max(1, e1))
         #expect(index.explain(terms, row: 0).first?.frequencies == [255, 0, Int(capped)])
-        var scores = [Float](repeating: 0, count: 2), touched: [Int32] = []
+        var scores = [Float](repeating: 0, count: 2)
+        var touched: [Int32] = []
         index.accumulate(terms, scores: &scores, touched: &touched)
         var accumulator = KeywordAccumulator()
         index.accumulate(terms, into: &accumulator)
@@ -61,7 +65,9 @@ struct LargeFrequencyTests {
             SearchableItem(id: "b", content: Self.repeated("log", 300) + " " + Self.repeated("entry", 110)),
             SearchableItem(id: "c", content: "log entry"),
         ])
-        let results = try await index.search(SearchQuery("log", mode: .keyword, understandsPhrases: false, prefixLastTerm: false, explain: true)).results
+        let results = try await index.search(
+            SearchQuery("log", mode: .keyword, understandsPhrases: false, prefixLastTerm: false, explain: true)
+        ).results
         #expect(results.count == 3)
         let frequencies = Dictionary(uniqueKeysWithValues: results.map { ($0.id.rawValue, $0.explanation!.keywordTerms[0].frequencies[2]) })
         #expect(frequencies == ["a": 400, "b": 300, "c": 1])

@@ -274,4 +274,3 @@ struct QueryParserTests {
         }
     }
 }
-

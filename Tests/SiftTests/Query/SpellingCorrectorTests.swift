@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Sift
 
 @Suite("Spelling correction against the index vocabulary")

@@ -1,50 +1,63 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 @Suite("Hybrid ranking, donations and filters")
 struct HybridRankingTests {
     let now = utc("2026-12-02T12:00:00Z")
 
-    func makeIndex(_ items: [SearchableItem], directory: URL? = nil, embedder: (any Embedder)? = WordDirectionEmbedder()) async throws -> SearchIndex {
+    func makeIndex(_ items: [SearchableItem], directory: URL? = nil, embedder: (any Embedder)? = WordDirectionEmbedder()) async throws
+        -> SearchIndex
+    {
         let now = self.now
         let index = try SearchIndex(configuration: .init(directory: directory, embedder: embedder, clock: { now }))
         try await index.upsert(items)
         return index
     }
 
-    @Test("A bound on keyword candidates keeps the matches scoring at least the N-th best BM25F, ties included (and the nominees by cosine); a bound above the matches changes nothing")
+    @Test(
+        "A bound on keyword candidates keeps the matches scoring at least the N-th best BM25F, ties included (and the nominees by cosine); a bound above the matches changes nothing"
+    )
     func boundedKeywordCandidates() async throws {
         let filler = ["harbour", "kelp", "tide", "gull", "pier", "rope", "sail", "buoy"]
         let items = (0..<300).map { i in
             SearchableItem(
                 id: ItemID(String(format: "item-%03d", i)), domain: "note", title: "Note \(filler[i % 8]) \(i)",
-                content: Array(repeating: "walrus", count: 1 + i % 7).joined(separator: " ") + " " + filler[(i * 3) % 8] + " " + String(repeating: "x", count: 1 + i % 11))
+                content: Array(repeating: "walrus", count: 1 + i % 7).joined(separator: " ") + " " + filler[(i * 3) % 8] + " "
+                    + String(repeating: "x", count: 1 + i % 11))
         }
         func index(bound: Int) async throws -> SearchIndex {
             let now = self.now
             var fusion = FusionParameters.default
             fusion.keywordCandidates = bound
             fusion.semanticCandidates = 5
-            let index = try SearchIndex(configuration: .init(directory: nil, embedder: WordDirectionEmbedder(), fusion: fusion, clock: { now }))
+            let index = try SearchIndex(
+                configuration: .init(directory: nil, embedder: WordDirectionEmbedder(), fusion: fusion, clock: { now }))
             try await index.upsert(items)
             return index
         }
         let query = SearchQuery("walrus kelp", limit: 10, mode: .hybrid, understandsPhrases: false, prefixLastTerm: false)
-        let all = try await index(bound: 0), bounded = try await index(bound: 20), loose = try await index(bound: 1_000)
+        let all = try await index(bound: 0)
+        let bounded = try await index(bound: 20)
+        let loose = try await index(bound: 1_000)
         let (full, fullReport) = try await all.search(query)
         let (few, fewReport) = try await bounded.search(query)
         #expect(fullReport.candidates >= 300)
         // The keyword matches at or above the 20th best BM25F (ties at it all stay) and at most
         // 10 nominees by cosine (as many as the page: limit 10).
-        let byKeyword = try await all.search(SearchQuery("walrus kelp", limit: 1000, mode: .keyword, understandsPhrases: false, prefixLastTerm: false)).results
+        let byKeyword = try await all.search(
+            SearchQuery("walrus kelp", limit: 1000, mode: .keyword, understandsPhrases: false, prefixLastTerm: false)
+        ).results
         let floor = byKeyword[19].score
         let kept = Set(byKeyword.filter { $0.score >= floor }.map(\.id))
         #expect(kept.count > 20, "the fixture has ties at the bound")
         #expect(fewReport.candidates >= kept.count && fewReport.candidates <= kept.count + 10, "\(fewReport.candidates)")
         #expect(few.count == 10)
         // Each result is one of those keyword matches or of the 10 best cosines.
-        let semanticTop = try await all.search(SearchQuery("walrus kelp", limit: 10, mode: .semantic, understandsPhrases: false, prefixLastTerm: false)).results.map(\.id)
+        let semanticTop = try await all.search(
+            SearchQuery("walrus kelp", limit: 10, mode: .semantic, understandsPhrases: false, prefixLastTerm: false)
+        ).results.map(\.id)
         for r in few { #expect(kept.contains(r.id) || semanticTop.contains(r.id), "\(r.id)") }
         let same = try await loose.search(query).results
         #expect(same.map(\.id) == full.map(\.id) && same.map(\.score) == full.map(\.score))
@@ -126,16 +139,28 @@ struct HybridRankingTests {
     func filterFirst() async throws {
         // 50 strong matches in one domain, 5 weaker ones in another: a filter on the second
         // must still return all 5, although none is in the unfiltered top 10.
-        var items = (0..<50).map { SearchableItem(id: ItemID(String(format: "strong-%02d", $0)), domain: "recipe", title: "Tomato tomato soup", content: "tomato") }
-        items += (0..<5).map { SearchableItem(id: ItemID("weak-\($0)"), domain: "expense", title: "Groceries", content: "tomato and other things bought at the market", date: utc("2026-11-2\($0)T10:00:00Z")) }
+        var items = (0..<50).map {
+            SearchableItem(id: ItemID(String(format: "strong-%02d", $0)), domain: "recipe", title: "Tomato tomato soup", content: "tomato")
+        }
+        items += (0..<5).map {
+            SearchableItem(
+                id: ItemID("weak-\($0)"), domain: "expense", title: "Groceries", content: "tomato and other things bought at the market",
+                date: utc("2026-11-2\($0)T10:00:00Z"))
+        }
         let index = try await makeIndex(items)
         for mode in SearchMode.allCases {
             let unfiltered = try await index.search(SearchQuery("tomato", limit: 10, mode: mode, understandsPhrases: false)).results
             #expect(!unfiltered.contains { $0.domain == "expense" }, "\(mode)")
-            let filtered = try await index.search(SearchQuery("tomato", limit: 5, mode: mode, domains: ["expense"], understandsPhrases: false)).results
+            let filtered = try await index.search(
+                SearchQuery("tomato", limit: 5, mode: mode, domains: ["expense"], understandsPhrases: false)
+            ).results
             #expect(filtered.count == 5, "\(mode)")
             #expect(filtered.allSatisfy { $0.domain == "expense" })
-            let dated = try await index.search(SearchQuery("tomato", limit: 10, mode: mode, since: utc("2026-11-22T00:00:00Z"), until: utc("2026-11-24T00:00:00Z"), understandsPhrases: false)).results
+            let dated = try await index.search(
+                SearchQuery(
+                    "tomato", limit: 10, mode: mode, since: utc("2026-11-22T00:00:00Z"), until: utc("2026-11-24T00:00:00Z"),
+                    understandsPhrases: false)
+            ).results
             #expect(Set(dated.map(\.id)) == ["weak-2", "weak-3"], "\(mode)")
         }
     }
@@ -145,7 +170,8 @@ struct HybridRankingTests {
         let index = try await makeIndex(try demoCorpusItems())
         let (results, report) = try await index.search(SearchQuery("last week's expenses", limit: 50, now: now))
         #expect(!results.isEmpty)
-        let start = utc("2026-11-23T00:00:00Z"), end = utc("2026-11-30T00:00:00Z")
+        let start = utc("2026-11-23T00:00:00Z")
+        let end = utc("2026-11-30T00:00:00Z")
         for r in results {
             #expect(r.domain == "expense")
             #expect(r.date.map { $0 >= start && $0 < end } ?? false, "\(r.id)")
@@ -154,7 +180,9 @@ struct HybridRankingTests {
         // Newest first when no text is left.
         #expect(results.map { $0.date! } == results.map { $0.date! }.sorted(by: >))
         // Every public, unexpired expense of that week is listed.
-        let expected = try demoCorpusItems().filter { $0.domain == "expense" && $0.isIndexable && !$0.isExpired(at: now) && $0.date.map { $0 >= start && $0 < end } == true }
+        let expected = try demoCorpusItems().filter {
+            $0.domain == "expense" && $0.isIndexable && !$0.isExpired(at: now) && $0.date.map { $0 >= start && $0 < end } == true
+        }
         #expect(Set(results.map(\.id)) == Set(expected.map(\.id)))
     }
 
@@ -186,7 +214,10 @@ struct HybridRankingTests {
 
     @Test("Explain shows per-field BM25, cosine, fusion inputs and factors")
     func explainCarriesEveryTerm() async throws {
-        let index = try await makeIndex([SearchableItem(id: "x", domain: "recipe", title: "Yerba mate latte", content: "yerba mate, oat milk", keywords: ["tea"], rankingHint: 80)])
+        let index = try await makeIndex([
+            SearchableItem(
+                id: "x", domain: "recipe", title: "Yerba mate latte", content: "yerba mate, oat milk", keywords: ["tea"], rankingHint: 80)
+        ])
         let r = try await index.search(SearchQuery("yerba latte", mode: .hybrid, understandsPhrases: false, explain: true)).results[0]
         let e = try #require(r.explanation)
         #expect(e.keywordTerms.map(\.term).sorted() == ["latt", "yerba"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// The query path skips candidates whose score bound cannot reach the top k, reuses buffers
@@ -68,7 +69,9 @@ struct PrunedRankingTests {
             let prefix = rng.chance(0.4)
             if prefix, let last = words.last, last.count > 2 { words[words.count - 1] = String(last.prefix(rng.int(2..<last.count))) }
             if rng.chance(0.1) { words.append(rng.pick(["recipes", "notes", "tasks"])) }
-            var q = SearchQuery(words.joined(separator: " "), limit: rng.pick([0, 1, 3, 10, 10, 40]), understandsPhrases: rng.chance(0.5), prefixLastTerm: prefix)
+            var q = SearchQuery(
+                words.joined(separator: " "), limit: rng.pick([0, 1, 3, 10, 10, 40]), understandsPhrases: rng.chance(0.5),
+                prefixLastTerm: prefix)
             q.now = now
             if rng.chance(0.15) { q.domains = [rng.pick(domains).0] }
             if rng.chance(0.15) { q.since = now.addingTimeInterval(-20 * 86_400) }
@@ -93,7 +96,8 @@ struct PrunedRankingTests {
         }
         // Delete a few, so that free rows sit among the live ones.
         try await index.delete(ids: items.enumerated().filter { $0.offset % 29 == 5 }.map(\.element.id))
-        var compared = 0, nonEmpty = 0
+        var compared = 0
+        var nonEmpty = 0
         for var query in Self.queries(seed: seed, items: items, count: 150, now: now) {
             for mode in SearchMode.allCases {
                 query.mode = mode
@@ -117,7 +121,9 @@ struct PrunedRankingTests {
     func tiesAtTheCut() async throws {
         // Twelve identical items and one better one: the top 5 is the better one and the four
         // smallest ids of the twins, whatever the order they were indexed in.
-        let twins = (0..<12).map { SearchableItem(id: ItemID("twin-\(String(format: "%02d", (7 * $0) % 12))"), title: "green tea", content: "leaves") }
+        let twins = (0..<12).map {
+            SearchableItem(id: ItemID("twin-\(String(format: "%02d", (7 * $0) % 12))"), title: "green tea", content: "leaves")
+        }
         let best = SearchableItem(id: "zzz-best", title: "green tea", content: "green tea green tea")
         let index = try SearchIndex(configuration: .init(directory: nil))
         try await index.upsert(twins + [best])
@@ -131,8 +137,9 @@ struct PrunedRankingTests {
         }
     }
 
-    @Test("The buffered accumulator gives the public accumulator's scores and rows, bit for bit, on one core or with its walk split over two",
-          arguments: [Int.max, 0])
+    @Test(
+        "The buffered accumulator gives the public accumulator's scores and rows, bit for bit, on one core or with its walk split over two",
+        arguments: [Int.max, 0])
     func accumulatorEqualsReference(splitAbove: Int) {
         let now = Date(timeIntervalSince1970: 1_796_212_800)
         var keyword = KeywordIndex()
@@ -140,7 +147,8 @@ struct PrunedRankingTests {
         for (r, item) in items.enumerated() { keyword.insert(item, at: Int32(r)) }
         for r in stride(from: 3, to: 300, by: 31) { keyword.remove(row: Int32(r)) }
         keyword.prepareForQueries()
-        var accumulator = KeywordAccumulator(), serial = KeywordAccumulator()
+        var accumulator = KeywordAccumulator()
+        var serial = KeywordAccumulator()
         for query in Self.queries(seed: 9, items: items, count: 200, now: now) {
             let terms = keyword.queryTerms(query.text, prefixLastTerm: query.prefixLastTerm)
             var scores = [Float](repeating: 0, count: items.count)

@@ -59,7 +59,8 @@ struct RankerStepTests {
         #expect(!setup(request(long)).titled)
         #expect(setup(request("lentil soup"), donations: true).lastIsPrefix)
         #expect(setup(request("lentil soup", exhaustive: true)).bounds == nil)
-        let plain = setup(request("soup")).bounds, donated = setup(request("soup"), donations: true).bounds
+        let plain = setup(request("soup")).bounds
+        let donated = setup(request("soup"), donations: true).bounds
         #expect(plain != nil && donated != nil)
         if let plain, let donated {
             #expect(plain.plain >= 1 && plain.titled == plain.plain)
@@ -83,7 +84,8 @@ struct RankerStepTests {
 
     /// Runs `text` through the index's ranker one step at a time, checking what each step
     /// leaves, and gives the buffers back as a search does.
-    func stepThrough(_ index: SearchIndex, _ text: String) async -> (keywordMatches: Int, candidates: Int, afterFeedback: Int, clean: Bool) {
+    func stepThrough(_ index: SearchIndex, _ text: String) async -> (keywordMatches: Int, candidates: Int, afterFeedback: Int, clean: Bool)
+    {
         await index.traceRanking(text)
     }
 

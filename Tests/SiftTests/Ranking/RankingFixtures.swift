@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Sift
 
 /// A deterministic bag-of-words embedder for ranking tests: each word maps to a fixed

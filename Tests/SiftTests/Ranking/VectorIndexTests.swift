@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 @Suite("Vector index")
@@ -30,10 +31,19 @@ struct VectorIndexTests {
         let vectors = Self.randomUnitVectors(500, dimension: dim, seed: 7)
         var index = VectorIndex(dimension: dim)
         var reference: [[Float]?] = Array(repeating: nil, count: 500)
-        for (r, v) in vectors.enumerated() { index.set(row: Int32(r), vector: v); reference[r] = v }
-        for r in stride(from: 0, to: 500, by: 7) { index.remove(row: Int32(r)); reference[r] = nil }
+        for (r, v) in vectors.enumerated() {
+            index.set(row: Int32(r), vector: v)
+            reference[r] = v
+        }
+        for r in stride(from: 0, to: 500, by: 7) {
+            index.remove(row: Int32(r))
+            reference[r] = nil
+        }
         let replacements = Self.randomUnitVectors(20, dimension: dim, seed: 8)
-        for (i, v) in replacements.enumerated() { index.set(row: Int32(i * 14), vector: v); reference[i * 14] = v }
+        for (i, v) in replacements.enumerated() {
+            index.set(row: Int32(i * 14), vector: v)
+            reference[i * 14] = v
+        }
         for query in Self.randomUnitVectors(25, dimension: dim, seed: 9) {
             var scores: [Float] = []
             index.scores(for: query, into: &scores)
@@ -57,14 +67,16 @@ struct VectorIndexTests {
         }
     }
 
-    @Test("The int8 scan with exact re-scoring (from fp32 or fp16 rows) keeps top-10 recall at or above 0.99 against exact fp32",
-          arguments: VectorPrecision.allCases)
+    @Test(
+        "The int8 scan with exact re-scoring (from fp32 or fp16 rows) keeps top-10 recall at or above 0.99 against exact fp32",
+        arguments: VectorPrecision.allCases)
     func quantizedRecall(precision: VectorPrecision) {
         let dim = 64
         var index = VectorIndex(dimension: dim, quantized: true, precision: precision)
         let vectors = Self.randomUnitVectors(4000, dimension: dim, seed: 11)
         for (r, v) in vectors.enumerated() { index.set(row: Int32(r), vector: v) }
-        var found = 0, total = 0
+        var found = 0
+        var total = 0
         for query in Self.randomUnitVectors(100, dimension: dim, seed: 12) {
             let exact = Set(Self.bruteForceTop(query, vectors, k: 10))
             var approx: [Float] = []
@@ -90,16 +102,20 @@ struct VectorIndexTests {
         }
     }
 
-    @Test("An int8 copy of the leading half of the components, given its nominees, keeps top-10 recall at or above 0.99 when the components are ordered by decreasing variance")
+    @Test(
+        "An int8 copy of the leading half of the components, given its nominees, keeps top-10 recall at or above 0.99 when the components are ordered by decreasing variance"
+    )
     func prefixQuantizedRecall() {
-        let dim = 64, rows = 8000
+        let dim = 64
+        let rows = 8000
         var index = VectorIndex(dimension: dim, quantized: true, quantizedComponents: 32, precision: .float16)
         #expect(index.quantized!.components == 32)
         let vectors = Self.decayingUnitVectors(rows, dimension: dim, decay: 24, seed: 21)
         for (r, v) in vectors.enumerated() { index.set(row: Int32(r), vector: v) }
         let nominees = index.quantized!.nominees(for: 10)
         #expect(nominees < rows / 10)
-        var found = 0, total = 0
+        var found = 0
+        var total = 0
         var approx: [Float] = []
         for query in Self.decayingUnitVectors(60, dimension: dim, decay: 24, seed: 22) {
             let exact = Set(Self.bruteForceTop(query, vectors, k: 10))
@@ -135,15 +151,24 @@ struct VectorIndexTests {
     @Test("A coded prefix that is not a multiple of 32 is refused with a clear error, not a crash")
     func invalidPrefixRefused() {
         for p in [0, 40] {
-            #expect(throws: IndexError.invalidConfiguration("quantizedScanComponents must be a positive multiple of 32 (or at least the model's 64 dimensions), got \(p)")) {
-                try SearchIndex(configuration: .init(directory: nil, embedder: WordDirectionEmbedder(), quantizedScan: true, quantizedScanComponents: p))
+            #expect(
+                throws: IndexError.invalidConfiguration(
+                    "quantizedScanComponents must be a positive multiple of 32 (or at least the model's 64 dimensions), got \(p)")
+            ) {
+                try SearchIndex(
+                    configuration: .init(directory: nil, embedder: WordDirectionEmbedder(), quantizedScan: true, quantizedScanComponents: p)
+                )
             }
         }
-        #expect(throws: Never.self) { try SearchIndex(configuration: .init(directory: nil, embedder: WordDirectionEmbedder(), quantizedScan: true, quantizedScanComponents: 100)) }
+        #expect(throws: Never.self) {
+            try SearchIndex(
+                configuration: .init(directory: nil, embedder: WordDirectionEmbedder(), quantizedScan: true, quantizedScanComponents: 100))
+        }
     }
 
-    @Test("Rows freed by deletes never come back as nominees, even when every live row scores below them (exact and int8 scans)",
-          arguments: [false, true])
+    @Test(
+        "Rows freed by deletes never come back as nominees, even when every live row scores below them (exact and int8 scans)",
+        arguments: [false, true])
     func freedRowsNeverNominated(quantized: Bool) async throws {
         // Each item's vector is the negated direction of its word, so a query for the word
         // scores every live item negatively, below the freed rows' zeros.
@@ -161,7 +186,9 @@ struct VectorIndexTests {
         try await index.upsert(items)
         _ = try await index.delete(ids: (0..<40).filter { $0 % 3 == 0 }.map { ItemID(String(format: "n-%02d", $0)) })
         let live = Set((0..<40).filter { $0 % 3 != 0 }.map { String(format: "n-%02d", $0) })
-        let results = try await index.search(SearchQuery("query walrus", limit: 50, mode: .semantic, understandsPhrases: false, correctsSpelling: false)).results
+        let results = try await index.search(
+            SearchQuery("query walrus", limit: 50, mode: .semantic, understandsPhrases: false, correctsSpelling: false)
+        ).results
         #expect(results.count == live.count)
         #expect(Set(results.map(\.id.rawValue)) == live)
         #expect(results.allSatisfy { $0.score < 0 })
@@ -174,19 +201,24 @@ struct VectorIndexTests {
         var index = VectorIndex(dimension: dim, quantized: true)
         for (r, v) in Self.randomUnitVectors(50, dimension: dim, seed: 3).enumerated() { index.set(row: Int32(r), vector: v) }
         let q = Self.randomUnitVectors(1, dimension: dim, seed: 4)[0]
-        var approx: [Float] = [], exact: [Float] = []
+        var approx: [Float] = []
+        var exact: [Float] = []
         index.quantized!.approximateScores(for: q, into: &approx)
         index.scores(for: q, into: &exact)
         for r in 0..<50 { #expect(abs(approx[r] - exact[r]) < 0.02) }
     }
 
-    @Test("Semantic search through a quantised index (every component coded, or the first half) returns the same top results as the exact one",
-          arguments: [nil, 32] as [Int?])
+    @Test(
+        "Semantic search through a quantised index (every component coded, or the first half) returns the same top results as the exact one",
+        arguments: [nil, 32] as [Int?])
     func quantizedIndexSearch(components: Int?) async throws {
         let embedder = WordDirectionEmbedder()
         let items = try demoCorpusItems()
         let exact = try SearchIndex(configuration: .init(directory: nil, embedder: embedder, clock: { utc("2026-12-02T12:00:00Z") }))
-        let quantized = try SearchIndex(configuration: .init(directory: nil, embedder: embedder, clock: { utc("2026-12-02T12:00:00Z") }, quantizedScan: true, quantizedScanComponents: components))
+        let quantized = try SearchIndex(
+            configuration: .init(
+                directory: nil, embedder: embedder, clock: { utc("2026-12-02T12:00:00Z") }, quantizedScan: true,
+                quantizedScanComponents: components))
         try await exact.upsert(items)
         try await quantized.upsert(items)
         for text in ["lentil soup recipe", "coffee", "calm morning walk", "rent payment"] {

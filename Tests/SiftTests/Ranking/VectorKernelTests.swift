@@ -1,6 +1,7 @@
 import CSiftKernels
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// The scan kernels (CSiftKernels, through LinearAlgebra) against plain Swift loops: the SIMD
@@ -22,7 +23,8 @@ struct VectorKernelTests {
         matrix.withUnsafeBufferPointer { m in
             query.withUnsafeBufferPointer { q in
                 all.withUnsafeMutableBufferPointer { o in
-                    LinearAlgebra.rowDots(matrix: m.baseAddress!, rows: rows, columns: dimension, vector: q.baseAddress!, into: o.baseAddress!)
+                    LinearAlgebra.rowDots(
+                        matrix: m.baseAddress!, rows: rows, columns: dimension, vector: q.baseAddress!, into: o.baseAddress!)
                 }
             }
         }
@@ -32,7 +34,8 @@ struct VectorKernelTests {
             query.withUnsafeBufferPointer { q in
                 some.withUnsafeMutableBufferPointer { o in
                     picked.withUnsafeBufferPointer { p in
-                        LinearAlgebra.rowDots(matrix: m.baseAddress!, columns: dimension, rows: p, vector: q.baseAddress!, into: o.baseAddress!)
+                        LinearAlgebra.rowDots(
+                            matrix: m.baseAddress!, columns: dimension, rows: p, vector: q.baseAddress!, into: o.baseAddress!)
                     }
                 }
             }
@@ -41,7 +44,11 @@ struct VectorKernelTests {
             var reference: Double = 0
             for j in 0..<dimension { reference += Double(matrix[r * dimension + j]) * Double(query[j]) }
             #expect(abs(Double(all[r]) - reference) < 1e-5 * Double(dimension), "row \(r)")
-            if picked.contains(Int32(r)) { #expect(some[r] == all[r], "row \(r): the list kernel sums as the scan does") } else { #expect(some[r].isNaN) }
+            if picked.contains(Int32(r)) {
+                #expect(some[r] == all[r], "row \(r): the list kernel sums as the scan does")
+            } else {
+                #expect(some[r].isNaN)
+            }
         }
     }
 
@@ -50,7 +57,9 @@ struct VectorKernelTests {
         let rows = 37
         var rng = SplitMix64(seed: UInt64(dimension) &* 31)
         // The full range, extremes included.
-        let codes = (0..<(rows * dimension)).map { i in i % 97 == 0 ? Int8.min : i % 89 == 0 ? Int8.max : Int8(truncatingIfNeeded: rng.next()) }
+        let codes = (0..<(rows * dimension)).map { i in
+            i % 97 == 0 ? Int8.min : i % 89 == 0 ? Int8.max : Int8(truncatingIfNeeded: rng.next())
+        }
         let query = (0..<dimension).map { j in j % 13 == 0 ? Int8(-127) : Int8(truncatingIfNeeded: rng.next() >> 7) }
         let scales = (0..<rows).map { Float($0 + 1) / 512 }
         var out = [Float](repeating: .nan, count: rows)
@@ -58,7 +67,9 @@ struct VectorKernelTests {
             scales.withUnsafeBufferPointer { s in
                 query.withUnsafeBufferPointer { q in
                     out.withUnsafeMutableBufferPointer { o in
-                        LinearAlgebra.int8RowDots(codes: c.baseAddress!, scales: s.baseAddress!, rows: rows, columns: dimension, query: q.baseAddress!, queryScale: 0.25, into: o.baseAddress!)
+                        LinearAlgebra.int8RowDots(
+                            codes: c.baseAddress!, scales: s.baseAddress!, rows: rows, columns: dimension, query: q.baseAddress!,
+                            queryScale: 0.25, into: o.baseAddress!)
                     }
                 }
             }
@@ -73,19 +84,29 @@ struct VectorKernelTests {
     @Test("fp32 → fp16 rounds to nearest even, as binary16 defines, and back is exact")
     func halfConversions() {
         // Edge cases: zeros, the subnormal range, halfway cases, the largest half, overflow, ∞, NaN.
-        var values: [Float] = [0, -0, 1, -1, 0.1, 1e-8, 5.96e-8, 2.98e-8, 2.99e-8, 6.1e-5, 6.103e-5, -6.0e-5,
-                               1.00048828125, 1.0009765625, 1.00146484375, 65504, 65519.99, 65520, 1e6, -1e6, .infinity, -.infinity]
+        var values: [Float] = [
+            0, -0, 1, -1, 0.1, 1e-8, 5.96e-8, 2.98e-8, 2.99e-8, 6.1e-5, 6.103e-5, -6.0e-5,
+            1.00048828125, 1.0009765625, 1.00146484375, 65504, 65519.99, 65520, 1e6, -1e6, .infinity, -.infinity,
+        ]
         values += Self.randomFloats(4000, seed: 5).map { $0 * 4 }
         values += Self.randomFloats(1000, seed: 6).map { $0 * 1e-4 }
         var halves = [UInt16](repeating: 0, count: values.count)
-        values.withUnsafeBufferPointer { v in halves.withUnsafeMutableBufferPointer { h in LinearAlgebra.toHalf(v.baseAddress!, into: h.baseAddress!, count: v.count) } }
+        values.withUnsafeBufferPointer { v in
+            halves.withUnsafeMutableBufferPointer { h in LinearAlgebra.toHalf(v.baseAddress!, into: h.baseAddress!, count: v.count) }
+        }
         var back = [Float](repeating: .nan, count: values.count)
-        halves.withUnsafeBufferPointer { h in back.withUnsafeMutableBufferPointer { b in LinearAlgebra.fromHalf(h.baseAddress!, into: b.baseAddress!, count: h.count) } }
+        halves.withUnsafeBufferPointer { h in
+            back.withUnsafeMutableBufferPointer { b in LinearAlgebra.fromHalf(h.baseAddress!, into: b.baseAddress!, count: h.count) }
+        }
         // And the portable fallbacks (the code path of CPUs without F16C) give the same bits.
         var portable = [UInt16](repeating: 0, count: values.count)
-        values.withUnsafeBufferPointer { v in portable.withUnsafeMutableBufferPointer { h in sift_f32_to_f16_portable(v.baseAddress!, h.baseAddress!, v.count) } }
+        values.withUnsafeBufferPointer { v in
+            portable.withUnsafeMutableBufferPointer { h in sift_f32_to_f16_portable(v.baseAddress!, h.baseAddress!, v.count) }
+        }
         var portableBack = [Float](repeating: .nan, count: values.count)
-        halves.withUnsafeBufferPointer { h in portableBack.withUnsafeMutableBufferPointer { b in sift_f16_to_f32_portable(h.baseAddress!, b.baseAddress!, h.count) } }
+        halves.withUnsafeBufferPointer { h in
+            portableBack.withUnsafeMutableBufferPointer { b in sift_f16_to_f32_portable(h.baseAddress!, b.baseAddress!, h.count) }
+        }
         for (i, x) in values.enumerated() {
             #expect(halves[i] == Self.referenceHalf(x), "\(x)")
             #expect(portable[i] == halves[i], "\(x)")
@@ -103,7 +124,8 @@ struct VectorKernelTests {
         let sign: UInt16 = x.sign == .minus ? 0x8000 : 0
         let a = Double(abs(x))
         if a.isInfinite || a >= 65520 { return sign | 0x7C00 }
-        var lo: UInt16 = 0, hi: UInt16 = 0x7BFF
+        var lo: UInt16 = 0
+        var hi: UInt16 = 0x7BFF
         while lo < hi {  // the largest half ≤ a
             let mid = (lo + hi + 1) / 2
             if referenceDouble(mid) <= a { lo = mid } else { hi = mid - 1 }
@@ -120,7 +142,8 @@ struct VectorKernelTests {
     }
 
     static func referenceDouble(_ h: UInt16) -> Double {
-        let e = Int(h >> 10 & 0x1F), m = Double(h & 0x3FF)
+        let e = Int(h >> 10 & 0x1F)
+        let m = Double(h & 0x3FF)
         if e == 31 { return m == 0 ? .infinity : .nan }
         return e == 0 ? m * 0x1p-24 : (1 + m / 1024) * Double(sign: .plus, exponent: e - 15, significand: 1)
     }
@@ -142,7 +165,8 @@ struct VectorKernelTests {
             exact.set(row: Int32(r), vector: v)
         }
         let query = Self.randomFloats(dimension, seed: 7)
-        var a: [Float] = [], b: [Float] = []
+        var a: [Float] = []
+        var b: [Float] = []
         index.scores(for: query, into: &a)
         exact.scores(for: query, into: &b)
         #expect(a == b, "the same sums over the same values")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 extension SearchIndex {
@@ -42,7 +43,9 @@ extension Reliability {
             let ledger = Ledger()
             var seed = SeededGenerator(seed: 71)
             func item(_ id: String, domain: String, version: Int, rng: inout SeededGenerator) -> SearchableItem {
-                noteItem(id, "\(rng.pick(Self.vocabulary)) \(rng.pick(Self.vocabulary)) v\(version)", content: (0..<6).map { _ in rng.pick(Self.vocabulary) }.joined(separator: " "), domain: domain)
+                noteItem(
+                    id, "\(rng.pick(Self.vocabulary)) \(rng.pick(Self.vocabulary)) v\(version)",
+                    content: (0..<6).map { _ in rng.pick(Self.vocabulary) }.joined(separator: " "), domain: domain)
             }
             let initial = (0..<100).map { item("seed-\($0)", domain: "d0", version: 0, rng: &seed) }
             ledger.announce(initial)
@@ -53,7 +56,8 @@ extension Reliability {
                     var rng = SeededGenerator(seed: 72)
                     var live = Set(initial.map(\.id))
                     var domainOf = Dictionary(uniqueKeysWithValues: initial.map { ($0.id, $0.domain) })
-                    var generation = 0, next = 0
+                    var generation = 0
+                    var next = 0
                     for step in 0..<Self.writes {
                         switch rng.int(0..<10) {
                         case 0...3:
@@ -70,7 +74,10 @@ extension Reliability {
                             } else {
                                 try await index.upsert(fresh)
                             }
-                            for f in fresh { live.insert(f.id); domainOf[f.id] = f.domain }
+                            for f in fresh {
+                                live.insert(f.id)
+                                domainOf[f.id] = f.domain
+                            }
                         case 4...5 where !live.isEmpty:
                             // A new version of a live item.
                             let id = live.randomElement(using: &rng)!
@@ -107,14 +114,19 @@ extension Reliability {
                         for n in 0..<Self.searchesPerSearcher {
                             let retiredBefore = ledger.retired
                             let text = (0..<rng.int(1..<3)).map { _ in rng.pick(Self.vocabulary) }.joined(separator: " ")
-                            let query = SearchQuery(text, limit: rng.pick([5, 20, 100]), mode: rng.pick(SearchMode.allCases), prefixLastTerm: rng.chance(0.5))
+                            let query = SearchQuery(
+                                text, limit: rng.pick([5, 20, 100]), mode: rng.pick(SearchMode.allCases), prefixLastTerm: rng.chance(0.5))
                             let resolved = try await index.searchResolvingResults(query)
                             let announced = ledger.announced
                             for (result, item) in resolved {
                                 #expect(item != nil, "searcher \(searcher): \(result.id) did not resolve when returned")
                                 #expect(item?.title == result.title)
-                                #expect(!retiredBefore.contains(result.id), "searcher \(searcher): \(result.id) was deleted before the search began")
-                                #expect(announced[result.id]?.contains(result.title) == true, "searcher \(searcher): \(result.id) '\(result.title)' was never written")
+                                #expect(
+                                    !retiredBefore.contains(result.id),
+                                    "searcher \(searcher): \(result.id) was deleted before the search began")
+                                #expect(
+                                    announced[result.id]?.contains(result.title) == true,
+                                    "searcher \(searcher): \(result.id) '\(result.title)' was never written")
                             }
                             #expect(Set(resolved.map(\.result.id)).count == resolved.count)
                             results += resolved.count
@@ -132,10 +144,15 @@ extension Reliability {
                     }
                 }
                 var total = (searches: 0, results: 0)
-                for try await c in group { total.searches += c.searches; total.results += c.results }
+                for try await c in group {
+                    total.searches += c.searches
+                    total.results += c.results
+                }
                 return total
             }
-            print("concurrency: 1 writer × \(Self.writes) operations, 8 searchers × \(Self.searchesPerSearcher) searches; \(counts.results) results checked")
+            print(
+                "concurrency: 1 writer × \(Self.writes) operations, 8 searchers × \(Self.searchesPerSearcher) searches; \(counts.results) results checked"
+            )
             #expect(counts.searches == 8 * Self.searchesPerSearcher && counts.results > 0)
             try await index.checkInvariants()
             #expect(try await index.integrityCheck() == "ok")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// A JSONL file of `count` items, line n holding item `crash-n` whose title carries a word
@@ -24,7 +25,8 @@ private struct CrashCorpus {
             let content = (0..<rng.int(6..<20)).map { _ in rng.pick(vocabulary) }.joined(separator: " ")
             let title = "\(Self.distinctiveWord(n)) \(rng.pick(vocabulary))"
             embeddingTexts.append(title + " " + content)
-            text += "{\"id\":\"crash-\(n)\",\"domain\":\"\(domains[n % 4])\",\"title\":\"\(title)\",\"content\":\"\(content)\",\"date\":\"2026-11-\(10 + n % 19)\"}\n"
+            text +=
+                "{\"id\":\"crash-\(n)\",\"domain\":\"\(domains[n % 4])\",\"title\":\"\(title)\",\"content\":\"\(content)\",\"date\":\"2026-11-\(10 + n % 19)\"}\n"
         }
         try Data(text.utf8).write(to: file)
     }
@@ -89,7 +91,9 @@ extension Reliability {
                     lastBatch = now
                     seen += 1
                 }
-                let delay = Int(fraction * 1.2 * Double(batchTime.components.seconds * 1_000_000 + batchTime.components.attoseconds / 1_000_000_000_000))
+                let delay = Int(
+                    fraction * 1.2 * Double(batchTime.components.seconds * 1_000_000 + batchTime.components.attoseconds / 1_000_000_000_000)
+                )
                 usleep(UInt32(clamping: delay))
                 if child.process.isRunning { child.kill() } else { child.wait() }
                 let killed = child.process.terminationReason == .uncaughtSignal
@@ -97,14 +101,19 @@ extension Reliability {
                     #expect(child.process.terminationStatus == 0, "trial \(trial): sift index failed on its own")
                 }
 
-                let committed = try await verify(store: store.appendingPathComponent("crash"), corpus: corpus, model: model, rng: &rng, trial: trial)
-                outcomes.append(TrialOutcome(trial: trial, killedAfterBatches: afterBatches, delayMicroseconds: delay, killed: killed, committedLine: committed))
+                let committed = try await verify(
+                    store: store.appendingPathComponent("crash"), corpus: corpus, model: model, rng: &rng, trial: trial)
+                outcomes.append(
+                    TrialOutcome(
+                        trial: trial, killedAfterBatches: afterBatches, delayMicroseconds: delay, killed: killed, committedLine: committed))
                 try? FileManager.default.removeItem(at: store)
             }
             let kills = outcomes.filter(\.killed)
             let partial = kills.filter { $0.committedLine > 0 && $0.committedLine < Self.items }
             let inNextBatch = kills.filter { $0.committedLine == min(Self.items, $0.killedAfterBatches * Self.batchSize) }
-            print("crash safety: \(outcomes.count) trials, \(kills.count) killed mid-run, \(partial.count) with some but not all batches committed, \(inNextBatch.count) killed before the next batch committed, \(kills.count - inNextBatch.count) after it")
+            print(
+                "crash safety: \(outcomes.count) trials, \(kills.count) killed mid-run, \(partial.count) with some but not all batches committed, \(inNextBatch.count) killed before the next batch committed, \(kills.count - inNextBatch.count) after it"
+            )
             for outcome in outcomes { print("  \(outcome)") }
             // The seed is fixed, but how far the child gets is not: require only that the kills
             // were real and that some of them landed between the first and the last batch.
@@ -113,7 +122,9 @@ extension Reliability {
         }
 
         /// Reopens the store and checks it against the corpus; returns the last committed line.
-        private func verify(store: URL, corpus: CrashCorpus, model: HashedNGramEmbedder, rng: inout SeededGenerator, trial: Int) async throws -> Int {
+        private func verify(store: URL, corpus: CrashCorpus, model: HashedNGramEmbedder, rng: inout SeededGenerator, trial: Int)
+            async throws -> Int
+        {
             guard FileManager.default.fileExists(atPath: store.appendingPathComponent(Store.fileName).path) else {
                 return 0  // killed before the store was created
             }
@@ -121,7 +132,9 @@ extension Reliability {
             return try await Self.check(store: store, corpus: corpus, model: model, probes: probes, trial: trial)
         }
 
-        private static func check(store: URL, corpus: CrashCorpus, model: HashedNGramEmbedder, probes: [Int], trial: Int) async throws -> Int {
+        private static func check(store: URL, corpus: CrashCorpus, model: HashedNGramEmbedder, probes: [Int], trial: Int) async throws
+            -> Int
+        {
             let index = try SearchIndex(configuration: .init(directory: store, embedder: model, titleEmbeddingWeight: 1))
             #expect(try await index.integrityCheck() == "ok", "trial \(trial)")
             try await index.checkInvariants()
@@ -140,11 +153,16 @@ extension Reliability {
             // Spot checks, by the word only that item has, through the keyword and semantic halves.
             for n in probes {
                 let word = CrashCorpus.distinctiveWord(n)
-                let found = try await index.search(SearchQuery(word, limit: 3, mode: .keyword, understandsPhrases: false, prefixLastTerm: false)).results.map(\.id.rawValue)
+                let found = try await index.search(
+                    SearchQuery(word, limit: 3, mode: .keyword, understandsPhrases: false, prefixLastTerm: false)
+                ).results.map(\.id.rawValue)
                 if n <= line {
                     #expect(found == ["crash-\(n)"], "trial \(trial): committed item \(n) not found by its word")
                     // Its own text has cosine 1 with its vector: first in the semantic half.
-                    let semantic = try await index.search(SearchQuery(corpus.embeddingTexts[n - 1], limit: 1, mode: .semantic, understandsPhrases: false, prefixLastTerm: false)).results.map(\.id.rawValue)
+                    let semantic = try await index.search(
+                        SearchQuery(
+                            corpus.embeddingTexts[n - 1], limit: 1, mode: .semantic, understandsPhrases: false, prefixLastTerm: false)
+                    ).results.map(\.id.rawValue)
                     #expect(semantic == ["crash-\(n)"], "trial \(trial): committed item \(n) missing from the semantic half")
                 } else {
                     #expect(found.isEmpty, "trial \(trial): uncommitted item \(n) is searchable")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 extension SearchIndex {
@@ -20,7 +21,9 @@ extension SearchIndex {
 /// Items with a word each ("fault" + n spelled in letters) and enough text to fill pages.
 private func faultItems(_ range: Range<Int>, padding: Int = 40) -> [SearchableItem] {
     range.map { n in
-        noteItem("fault-\(n)", "\(Reliability.word(n, salt: 41)) report", content: (0..<padding).map { Reliability.word($0 + n, salt: 42) }.joined(separator: " "))
+        noteItem(
+            "fault-\(n)", "\(Reliability.word(n, salt: 41)) report",
+            content: (0..<padding).map { Reliability.word($0 + n, salt: 42) }.joined(separator: " "))
     }
 }
 
@@ -70,7 +73,8 @@ extension Reliability {
             let storeError = try #require(error as? StoreError, "\(describe(error))")
             #expect(storeError.code & 0xFF == 13)  // SQLITE_FULL
             #expect(storeError.path == fixture.storeFile.path)
-            #expect("\(storeError)".hasPrefix(fixture.storeFile.path) && "\(storeError)".contains("database or disk is full"), "\(storeError)")
+            #expect(
+                "\(storeError)".hasPrefix(fixture.storeFile.path) && "\(storeError)".contains("database or disk is full"), "\(storeError)")
 
             // Reading goes on, with everything committed before, and nothing of the failed batch.
             #expect(try await snapshot(index) == before)
@@ -116,17 +120,22 @@ extension Reliability {
                 ("delete domains", { try await index.delete(domains: ["note"]) }),
                 ("delete all", { try await index.deleteAll() }),
                 ("donate", { try await index.donate(intent: "open", itemIDs: ["fault-2"]) }),
-                ("batch", {
-                    try await index.beginBatch()
-                    try await index.upsert(faultItems(30..<31))
-                    try await index.endBatch(clientState: "x")
-                }),
+                (
+                    "batch",
+                    {
+                        try await index.beginBatch()
+                        try await index.upsert(faultItems(30..<31))
+                        try await index.endBatch(clientState: "x")
+                    }
+                ),
             ]
             for (name, write) in writes {
                 let error = await thrown(write)
                 let storeError = try #require(error as? StoreError, "\(name): \(describe(error))")
                 #expect(storeError.code & 0xFF == 8, "\(name): \(storeError)")  // SQLITE_READONLY
-                #expect("\(storeError)".hasPrefix(fixture.storeFile.path) && "\(storeError)".contains("readonly database"), "\(name): \(storeError)")
+                #expect(
+                    "\(storeError)".hasPrefix(fixture.storeFile.path) && "\(storeError)".contains("readonly database"),
+                    "\(name): \(storeError)")
                 #expect(try await snapshot(index) == before, "\(name) changed the index")
             }
             try await index.checkInvariants()
@@ -159,15 +168,18 @@ extension Reliability {
                 try await index.upsert(faultItems(0..<5))
             }
             try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
-            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: locked.appendingPathComponent(Store.fileName).path)
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o444], ofItemAtPath: locked.appendingPathComponent(Store.fileName).path)
             defer {
                 try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path)
-                try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: locked.appendingPathComponent(Store.fileName).path)
+                try? FileManager.default.setAttributes(
+                    [.posixPermissions: 0o644], ofItemAtPath: locked.appendingPathComponent(Store.fileName).path)
             }
             let lockedError = await thrown { _ = try SearchIndex(configuration: .init(directory: locked)) }
             #expect(describe(lockedError).contains("no permission to write in the index directory \(locked.path)"))
             let unwritable = temporary.path("fresh")
-            try FileManager.default.createDirectory(at: unwritable, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o555])
+            try FileManager.default.createDirectory(
+                at: unwritable, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o555])
             defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: unwritable.path) }
             let freshError = await thrown { _ = try SearchIndex(configuration: .init(directory: unwritable)) }
             #expect(describe(freshError).contains("no permission to write in the index directory"))
@@ -188,10 +200,14 @@ extension Reliability {
             let error = await thrown { _ = try fixture.open() }
             let storeError = try #require(error as? StoreError)
             #expect(storeError.path == fixture.storeFile.path)
-            #expect(storeError.message == "the store has schema version 99, newer than this Sift understands (\(Store.schemaVersion)); upgrade Sift to open it")
+            #expect(
+                storeError.message
+                    == "the store has schema version 99, newer than this Sift understands (\(Store.schemaVersion)); upgrade Sift to open it"
+            )
             #expect(try fixture.storeFingerprint() == files)
             let db = try SQLiteDatabase(path: fixture.storeFile.path)
-            var version: Int64 = 0, count: Int64 = 0
+            var version: Int64 = 0
+            var count: Int64 = 0
             try db.query("PRAGMA user_version") { version = $0.int(0) }
             try db.query("SELECT count(*) FROM items") { count = $0.int(0) }
             #expect(version == 99 && count == 3)
@@ -207,7 +223,8 @@ extension Reliability {
             let original = try Data(contentsOf: fixture.storeFile)
             try Data(repeating: 0x5A, count: 8192).write(to: fixture.storeFile)
             let garbage = await thrown { _ = try fixture.open() }
-            #expect(describe(garbage).hasPrefix(fixture.storeFile.path) && describe(garbage).contains("not a database"), "\(describe(garbage))")
+            #expect(
+                describe(garbage).hasPrefix(fixture.storeFile.path) && describe(garbage).contains("not a database"), "\(describe(garbage))")
 
             // Cut in half: SQLite either refuses it or reports the damage.
             try original.prefix(original.count / 2).write(to: fixture.storeFile)
@@ -227,7 +244,9 @@ extension Reliability {
         /// A tmpfs this test may remount read-only (`SIFT_FAULT_RO_MOUNT`, root only).
         static let remountable = ProcessInfo.processInfo.environment["SIFT_FAULT_RO_MOUNT"].map { URL(fileURLWithPath: $0) }
 
-        @Test("On a really full file system, batches fail cleanly and every acknowledged batch survives", .enabled(if: tmpfs != nil, "needs SIFT_FAULT_TMPFS (make test-faults)"))
+        @Test(
+            "On a really full file system, batches fail cleanly and every acknowledged batch survives",
+            .enabled(if: tmpfs != nil, "needs SIFT_FAULT_TMPFS (make test-faults)"))
         func fullFileSystem() async throws {
             let root = try #require(Self.tmpfs).appendingPathComponent("full-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -254,7 +273,9 @@ extension Reliability {
             let storeError = try #require(failure as? StoreError, "\(describe(failure))")
             print("full file system: \(acknowledged) batches acknowledged, then: \(storeError)")
             #expect(acknowledged > 0)
-            #expect(storeError.code & 0xFF == 13 && "\(storeError)".contains(directory.path) && "\(storeError)".contains("full"), "\(storeError)")
+            #expect(
+                storeError.code & 0xFF == 13 && "\(storeError)".contains(directory.path) && "\(storeError)".contains("full"),
+                "\(storeError)")
             #expect(await index.allItems().count == acknowledged * 20)
             #expect(try await index.lastClientState() == "batch-\(acknowledged - 1)")
             #expect(try await index.keywordIDs(Reliability.word(5, salt: 41)) == ["fault-5"])
@@ -268,7 +289,9 @@ extension Reliability {
             try await reopened.checkInvariants()
         }
 
-        @Test("On a read-only file system, opening says so; opened read-only, the index answers", .enabled(if: remountable != nil && Reliability.isRoot, "needs SIFT_FAULT_RO_MOUNT as root (make test-faults)"))
+        @Test(
+            "On a read-only file system, opening says so; opened read-only, the index answers",
+            .enabled(if: remountable != nil && Reliability.isRoot, "needs SIFT_FAULT_RO_MOUNT as root (make test-faults)"))
         func readOnlyFileSystem() async throws {
             let mount = try #require(Self.remountable)
             let directory = mount.appendingPathComponent("ro-\(UUID().uuidString)")

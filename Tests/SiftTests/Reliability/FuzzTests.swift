@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// A seeded generator and mutator of hostile inputs, in the manner of libFuzzer's mutators:
@@ -8,7 +9,10 @@ import Testing
 struct Mutator {
     var rng: SeededGenerator
 
-    static let interestingBytes: [UInt8] = [0x00, 0x01, 0x0A, 0x0D, 0x1F, 0x20, 0x22, 0x27, 0x2C, 0x2D, 0x3A, 0x5B, 0x5C, 0x5D, 0x7B, 0x7D, 0x7F, 0x80, 0xBF, 0xC0, 0xC1, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFE, 0xFF]
+    static let interestingBytes: [UInt8] = [
+        0x00, 0x01, 0x0A, 0x0D, 0x1F, 0x20, 0x22, 0x27, 0x2C, 0x2D, 0x3A, 0x5B, 0x5C, 0x5D, 0x7B, 0x7D, 0x7F, 0x80, 0xBF, 0xC0, 0xC1, 0xE0,
+        0xED, 0xF0, 0xF4, 0xF5, 0xFE, 0xFF,
+    ]
 
     init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
 
@@ -55,7 +59,10 @@ struct Mutator {
     mutating func garbage(_ count: Int) -> String {
         var scalars = String.UnicodeScalarView()
         for _ in 0..<count {
-            let range: ClosedRange<UInt32> = rng.pick([0x00...0x1F, 0x20...0x7E, 0x7F...0x9F, 0xA0...0x24F, 0x300...0x36F, 0x400...0x4FF, 0x600...0x6FF, 0x3040...0x30FF, 0x4E00...0x4E80, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0xFE00...0xFE0F, 0xE0000...0xE007F, 0xFFF0...0xFFFD])
+            let range: ClosedRange<UInt32> = rng.pick([
+                0x00...0x1F, 0x20...0x7E, 0x7F...0x9F, 0xA0...0x24F, 0x300...0x36F, 0x400...0x4FF, 0x600...0x6FF, 0x3040...0x30FF,
+                0x4E00...0x4E80, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0xFE00...0xFE0F, 0xE0000...0xE007F, 0xFFF0...0xFFFD,
+            ])
             if let scalar = Unicode.Scalar(UInt32.random(in: range, using: &rng)) { scalars.append(scalar) }
         }
         return String(scalars)
@@ -86,7 +93,9 @@ extension Reliability {
         static func jsonLine(_ rng: inout SeededGenerator, _ mutator: inout Mutator) -> [UInt8] {
             func value() -> String {
                 switch rng.int(0..<12) {
-                case 0: return "\"\(mutator.garbage(rng.int(0..<20)).replacingOccurrences(of: "\\", with: "").replacingOccurrences(of: "\"", with: ""))\""
+                case 0:
+                    return
+                        "\"\(mutator.garbage(rng.int(0..<20)).replacingOccurrences(of: "\\", with: "").replacingOccurrences(of: "\"", with: ""))\""
                 case 1: return "\(rng.int(-1000..<1000))"
                 case 2: return rng.pick(["1e999", "-1e-999", "123456789012345678901234567890123", "0.1", "100", "100.4", "-0"])
                 case 3: return rng.pick(["true", "false", "null"])
@@ -94,12 +103,17 @@ extension Reliability {
                 case 5: return "{\"nested\": {\"deeper\": [1, 2, {}]}}"
                 case 6: return "\"2026-11-\(rng.int(0..<40))\""
                 case 7: return "\"" + String(repeating: "word ", count: rng.pick([10, 1000, 10_000])) + "\""
-                case 8: return String(repeating: "[", count: rng.pick([100, 1000, 10_000])) + String(repeating: "]", count: rng.pick([0, 100, 1000, 10_000]))
+                case 8:
+                    return String(repeating: "[", count: rng.pick([100, 1000, 10_000]))
+                        + String(repeating: "]", count: rng.pick([0, 100, 1000, 10_000]))
                 case 9: return "\"\\ud83d\\ude24 \\u00e9 \\u0000\""
                 default: return "\"\(rng.pick(["café", "русский", "Work — stressful! 😤", "a b c", ""]))\""
                 }
             }
-            let keys = ["id", "domain", "title", "content", "keywords", "date", "expires", "url", "rankingHint", "displayName", "private", "hidden", "extra"]
+            let keys = [
+                "id", "domain", "title", "content", "keywords", "date", "expires", "url", "rankingHint", "displayName", "private", "hidden",
+                "extra",
+            ]
             var fields: [String] = []
             if rng.chance(0.8) { fields.append("\"id\": " + (rng.chance(0.7) ? "\"item-\(rng.int(0..<100))\"" : value())) }
             for _ in 0..<rng.int(0..<8) { fields.append("\"\(rng.pick(keys))\": \(value())") }
@@ -112,7 +126,8 @@ extension Reliability {
             var rng = SeededGenerator(seed: 101)
             var mutator = Mutator(seed: 102)
             let reader = JSONLItemReader(source: "fuzz.jsonl")
-            var accepted = 0, rejected = 0
+            var accepted = 0
+            var rejected = 0
             for i in 0..<Self.iterations {
                 var line = Self.jsonLine(&rng, &mutator)
                 if rng.chance(0.6) { line = mutator.mutate(line, dictionary: Self.jsonDictionary) }
@@ -167,14 +182,19 @@ extension Reliability {
         static func query(_ rng: inout SeededGenerator, _ mutator: inout Mutator) -> String {
             // One query in a hundred is 10,000 words long.
             if rng.chance(0.01) {
-                return (0..<10_000).map { _ in rng.pick(["word", "last", "week", "since", "in", "march", "2026-11-30", "expenses", "the", "😤"]) }.joined(separator: " ")
+                return (0..<10_000).map { _ in
+                    rng.pick(["word", "last", "week", "since", "in", "march", "2026-11-30", "expenses", "the", "😤"])
+                }.joined(separator: " ")
             }
             switch rng.int(0..<9) {
             case 0: return ""
             case 1: return String((0..<rng.int(1..<50)).map { _ in rng.pick(Array("!?.,;:'\"()[]{}-—–…/\\|@#$%^&*_+=<>~`’‘“”«»")) })
             case 2: return (0..<rng.int(1..<30)).map { _ in rng.pick(["😤", "👩‍👩‍👧", "🏳️‍🌈", "🇫🇷", "❤️", "🔥", "\u{FE0F}", "\u{200D}"]) }.joined()
             case 3: return "last\u{0}week\u{0}\u{0}expenses" + String(repeating: "\u{0}", count: rng.int(0..<5))
-            case 4: return String(decoding: mutator.mutate(Array(rng.pick(datePhrases).utf8), dictionary: [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80]]), as: UTF8.self)
+            case 4:
+                return String(
+                    decoding: mutator.mutate(Array(rng.pick(datePhrases).utf8), dictionary: [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80]]),
+                    as: UTF8.self)
             default:
                 var parts: [String] = []
                 for _ in 0..<rng.int(1..<8) {
@@ -188,7 +208,10 @@ extension Reliability {
         func queryParser() {
             var rng = SeededGenerator(seed: 201)
             var mutator = Mutator(seed: 202)
-            let parser = QueryParser(domains: [DomainName(identifier: "expense", displayName: "Expenses"), DomainName(identifier: "streakDay", displayName: "Journal days"), DomainName(identifier: "recipe")])
+            let parser = QueryParser(domains: [
+                DomainName(identifier: "expense", displayName: "Expenses"),
+                DomainName(identifier: "streakDay", displayName: "Journal days"), DomainName(identifier: "recipe"),
+            ])
             var withDates = 0
             for _ in 0..<Self.iterations {
                 let text = Self.query(&rng, &mutator)
@@ -211,7 +234,9 @@ extension Reliability {
             let index = try SearchIndex(configuration: .init(directory: nil, embedder: FakeEmbedder(), clock: clock.function))
             var items: [SearchableItem] = []
             for n in 0..<60 {
-                var item = noteItem("i\(n)", "\(rng.pick(["weekly", "expenses", "march", "sunday", "coffee"])) \(mutator.garbage(3))", content: mutator.garbage(20), domain: rng.pick(["expense", "recipe", "streakDay"]))
+                var item = noteItem(
+                    "i\(n)", "\(rng.pick(["weekly", "expenses", "march", "sunday", "coffee"])) \(mutator.garbage(3))",
+                    content: mutator.garbage(20), domain: rng.pick(["expense", "recipe", "streakDay"]))
                 item.date = rng.pick(Array(Self.nows.prefix(4))).addingTimeInterval(Double(rng.int(-100_000_000..<100_000_000)))
                 if rng.chance(0.1) { item.expires = clock.now.addingTimeInterval(Double(rng.int(-1000..<1000))) }
                 item.displayName = rng.chance(0.3) ? "Expenses" : nil
@@ -221,7 +246,8 @@ extension Reliability {
             let known = Set(items.map(\.id))
             let count = max(200, Self.iterations / 10)
             for _ in 0..<count {
-                var query = SearchQuery(Self.query(&rng, &mutator), limit: rng.pick([-5, 0, 1, 10, 2000]), mode: rng.pick(SearchMode.allCases))
+                var query = SearchQuery(
+                    Self.query(&rng, &mutator), limit: rng.pick([-5, 0, 1, 10, 2000]), mode: rng.pick(SearchMode.allCases))
                 query.domains = rng.chance(0.2) ? [rng.pick(["expense", "recipe", "nothing", ""])] : []
                 query.since = rng.chance(0.2) ? rng.pick(Self.nows) : nil
                 query.until = rng.chance(0.2) ? rng.pick(Self.nows) : nil
@@ -255,7 +281,8 @@ extension Reliability {
             let originals = models.map { $0.fileContents() }
             let file = temporary.path("fuzz.siftmodel")
             let count = max(200, Self.iterations / 10)
-            var loaded = 0, rejected = 0
+            var loaded = 0
+            var rejected = 0
             for _ in 0..<count {
                 var bytes = rng.pick(originals)
                 // Mutate the header mostly, where the fields are; then, half the time, repair the
@@ -271,7 +298,9 @@ extension Reliability {
                 }
                 if rng.chance(0.5), bytes.count >= ModelFileFormat.checksumOffset + 8, bytes.count % 8 == 0 {
                     let sum = bytes.withUnsafeBytes { ModelFileFormat.checksum($0) }
-                    withUnsafeBytes(of: sum.littleEndian) { bytes.replaceSubrange(ModelFileFormat.checksumOffset..<(ModelFileFormat.checksumOffset + 8), with: $0) }
+                    withUnsafeBytes(of: sum.littleEndian) {
+                        bytes.replaceSubrange(ModelFileFormat.checksumOffset..<(ModelFileFormat.checksumOffset + 8), with: $0)
+                    }
                 }
                 try Data(bytes).write(to: file)
                 do {
@@ -297,14 +326,22 @@ extension Reliability {
             var mutator = Mutator(seed: 502)
             var seeds: [[UInt8]] = []
             for n in 0..<20 {
-                var item = noteItem("r\(n)", mutator.garbage(5), content: mutator.garbage(30), keywords: [mutator.garbage(4), "tea"], date: rng.chance(0.5) ? Date(timeIntervalSince1970: 1e9) : nil)
+                var item = noteItem(
+                    "r\(n)", mutator.garbage(5), content: mutator.garbage(30), keywords: [mutator.garbage(4), "tea"],
+                    date: rng.chance(0.5) ? Date(timeIntervalSince1970: 1e9) : nil)
                 item.url = rng.chance(0.5) ? "https://x.app/\(n)" : nil
                 item.rankingHint = rng.chance(0.5) ? rng.int(0..<101) : nil
                 item.displayName = rng.chance(0.5) ? "Notes" : nil
                 seeds.append(StoredItem(item: item, vector: rng.chance(0.5) ? (0..<8).map { Float($0) } : nil).encoded())
             }
-            let donationSeeds = (0..<5).map { Donation(intent: "open\($0)", itemID: ItemID("r\($0)"), surface: $0 % 2 == 0 ? "search" : nil, date: Date(timeIntervalSince1970: 1e9)).encoded() }
-            var decoded = 0, rejected = 0
+            let donationSeeds = (0..<5).map {
+                Donation(
+                    intent: "open\($0)", itemID: ItemID("r\($0)"), surface: $0 % 2 == 0 ? "search" : nil,
+                    date: Date(timeIntervalSince1970: 1e9)
+                ).encoded()
+            }
+            var decoded = 0
+            var rejected = 0
             for _ in 0..<Self.iterations {
                 // Half the mutants get their checksum recomputed, so the decoder behind it is fuzzed too.
                 let mutant = mutator.mutate(rng.pick(seeds), maximumSteps: 3)
@@ -334,12 +371,14 @@ extension Reliability {
             let pristine = temporary.path("pristine")
             do {
                 let index = try SearchIndex(configuration: .init(directory: pristine, embedder: FakeEmbedder()))
-                try await index.upsert((0..<8).map { noteItem("s\($0)", "tea number \($0)", content: "green tea with lemon", keywords: ["tea"]) })
+                try await index.upsert(
+                    (0..<8).map { noteItem("s\($0)", "tea number \($0)", content: "green tea with lemon", keywords: ["tea"]) })
                 try await index.donate(intent: "open", itemIDs: ["s1", "s2"])
             }
             let original = try Data(contentsOf: pristine.appendingPathComponent(Store.fileName))
             let count = max(30, Self.iterations / 100)
-            var opened = 0, refused = 0
+            var opened = 0
+            var refused = 0
             for trial in 0..<count {
                 let directory = temporary.path("trial-\(trial)")
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -354,7 +393,8 @@ extension Reliability {
                         rows.append((table == "items" ? .blob(row.blob(0)) : .integer(row.int(0)), row.blob(1)))
                     }
                     let (key, payload) = rng.pick(rows)
-                    try db.query("UPDATE \(table) SET payload = ? WHERE \(keyColumn) = ?", [.blob(mutator.mutate(payload, maximumSteps: 3)), key])
+                    try db.query(
+                        "UPDATE \(table) SET payload = ? WHERE \(keyColumn) = ?", [.blob(mutator.mutate(payload, maximumSteps: 3)), key])
                 }
                 do {
                     let index = try SearchIndex(configuration: .init(directory: directory, embedder: FakeEmbedder()))
@@ -363,7 +403,9 @@ extension Reliability {
                     try await index.checkInvariants()
                 } catch let error as StoreError {
                     refused += 1
-                    #expect(error.path == file.path && error.message.contains("cannot be read") && error.message.contains("damaged"), "\(error)")
+                    #expect(
+                        error.path == file.path && error.message.contains("cannot be read") && error.message.contains("damaged"), "\(error)"
+                    )
                 }
                 try? FileManager.default.removeItem(at: directory)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 extension Reliability {
@@ -29,7 +30,8 @@ extension Reliability {
             let logger = MemoryLogger()
             let clock = TestClock()
             let directory = temporary.path("journal")
-            let index = try SearchIndex(configuration: .init(directory: directory, embedder: FakeEmbedder(), clock: clock.function, logger: logger))
+            let index = try SearchIndex(
+                configuration: .init(directory: directory, embedder: FakeEmbedder(), clock: clock.function, logger: logger))
             // A new store has no model fingerprint yet, so the first open "re-embeds" its zero items.
             var expected: [(operation: String, count: Int, outcome: String)] = [("open", 0, "ok, re-embedded 0")]
 
@@ -43,7 +45,9 @@ extension Reliability {
             try await index.endBatch(clientState: Self.secretWords[31])
             expected.append(("batch", 5, "ok"))
             try await index.beginBatch()
-            let mismatch = await #expect(throws: IndexError.self) { try await index.endBatch(clientState: Self.secretWords[32], expectedClientState: Self.secretWords[33]) }
+            let mismatch = await #expect(throws: IndexError.self) {
+                try await index.endBatch(clientState: Self.secretWords[32], expectedClientState: Self.secretWords[33])
+            }
             #expect("\(String(describing: mismatch))".contains(Self.secretWords[33]))
             expected.append(("batch", 0, "failed: client state mismatch"))
             try await index.donate(intent: Self.secretWords[34], itemIDs: [Self.secretItem(2).id, Self.secretItem(3).id])
@@ -73,7 +77,9 @@ extension Reliability {
             expected.append(("search.semantic", 0, "failed: no model"))
             let file = temporary.path("not-a-directory")
             try Data().write(to: file)
-            #expect(throws: StoreError.self) { try SearchIndex(configuration: .init(directory: file.appendingPathComponent(Self.secretWords[37]), logger: logger)) }
+            #expect(throws: StoreError.self) {
+                try SearchIndex(configuration: .init(directory: file.appendingPathComponent(Self.secretWords[37]), logger: logger))
+            }
             expected.append(("open", 0, "failed: store error"))
 
             let records = logger.records

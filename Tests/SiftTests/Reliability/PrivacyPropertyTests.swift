@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// The reference: what a person has told the index, and so what it may show.
@@ -40,13 +41,16 @@ extension Reliability {
         func neverShown() async throws {
             let clock = TestClock()
             let logger = MemoryLogger()
-            let index = try SearchIndex(configuration: .init(directory: nil, embedder: FakeEmbedder(), clock: clock.function, logger: logger))
+            let index = try SearchIndex(
+                configuration: .init(directory: nil, embedder: FakeEmbedder(), clock: clock.function, logger: logger))
             var model = PrivacyModel()
             var rng = SeededGenerator(seed: 0xB1A5)
             var tally: [String: Int] = [:]
 
             func newItem(_ id: ItemID) -> SearchableItem {
-                var item = SearchableItem(id: id, domain: rng.pick(Self.domains), title: "\(rng.pick(["morning", "evening", "weekly"])) \(id.rawValue)", content: "zephyr notes \(rng.pick(["calm", "stress", "walk"]))")
+                var item = SearchableItem(
+                    id: id, domain: rng.pick(Self.domains), title: "\(rng.pick(["morning", "evening", "weekly"])) \(id.rawValue)",
+                    content: "zephyr notes \(rng.pick(["calm", "stress", "walk"]))")
                 switch rng.int(0..<10) {
                 case 0: item.expires = clock.now.addingTimeInterval(-Double(rng.int(1..<100)))  // already expired
                 case 1...3: item.expires = clock.now.addingTimeInterval(Double(rng.int(1..<5000)))
@@ -92,12 +96,18 @@ extension Reliability {
                     operation = "delete"
                     let doomed = (0..<rng.int(1..<4)).map { _ in rng.pick(Self.ids) }
                     try await index.delete(ids: doomed)
-                    for d in doomed { model.remove(d); model.forbidden.insert(d) }
+                    for d in doomed {
+                        model.remove(d)
+                        model.forbidden.insert(d)
+                    }
                 case 66..<69:
                     operation = "delete domain"
                     let domain = rng.pick(Self.domains)
                     try await index.delete(domains: [domain])
-                    for (d, item) in model.stored where item.domain == domain { model.remove(d); model.forbidden.insert(d) }
+                    for (d, item) in model.stored where item.domain == domain {
+                        model.remove(d)
+                        model.forbidden.insert(d)
+                    }
                 case 69..<85:
                     operation = "donate"
                     let targets = (0..<rng.int(1..<3)).map { _ in rng.pick(Self.ids) }
@@ -117,7 +127,9 @@ extension Reliability {
                 try await check(index, model, now: clock.now, step: step, full: step % 100 == 0)
             }
             try await check(index, model, now: clock.now, step: Self.operations, full: true)
-            print("privacy property: \(Self.operations) operations \(tally.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))")
+            print(
+                "privacy property: \(Self.operations) operations \(tally.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))"
+            )
             #expect(tally.count == 9)
         }
 
@@ -128,14 +140,19 @@ extension Reliability {
             let expired = model.expired(at: now)
             let hidden = model.forbidden.union(expired)
 
-            let keyword = try await index.search(SearchQuery("zephyr", limit: 1000, mode: .keyword, understandsPhrases: false, prefixLastTerm: false)).results.map(\.id)
+            let keyword = try await index.search(
+                SearchQuery("zephyr", limit: 1000, mode: .keyword, understandsPhrases: false, prefixLastTerm: false)
+            ).results.map(\.id)
             #expect(Set(keyword) == visible, "step \(step): keyword search shows \(Set(keyword).symmetricDifference(visible))")
-            let semantic = try await index.search(SearchQuery("zephyr notes", limit: 1000, mode: .semantic, understandsPhrases: false)).results.map(\.id)
+            let semantic = try await index.search(SearchQuery("zephyr notes", limit: 1000, mode: .semantic, understandsPhrases: false))
+                .results.map(\.id)
             #expect(Set(semantic) == visible, "step \(step): semantic search shows \(Set(semantic).symmetricDifference(visible))")
             let suggested = await index.suggestions(limit: 1000).map(\.item.id)
             #expect(Set(suggested) == visible.filter { (model.donations[$0] ?? 0) > 0 }, "step \(step): suggestions")
             let listed = await index.allItems().map(\.id)
-            #expect(Set(listed) == visible && listed.allSatisfy { !hidden.contains($0) }, "step \(step): allItems shows \(Set(listed).symmetricDifference(visible))")
+            #expect(
+                Set(listed) == visible && listed.allSatisfy { !hidden.contains($0) },
+                "step \(step): allItems shows \(Set(listed).symmetricDifference(visible))")
             guard full else { return }
             let hybrid = try await index.search(SearchQuery("notes", limit: 1000)).results.map(\.id)
             #expect(Set(hybrid) == visible, "step \(step): hybrid search")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// A corpus of made-up words, so every token is long and unmistakable in a file's bytes.
@@ -48,7 +49,9 @@ extension Reliability {
     struct ProtectedIndexTests {
         static let schemaWords = ["settings", "items", "payload", "domain", "donations", "codec", "check"]
 
-        func protectedConfiguration(_ directory: URL, key: ProtectionKey, embedder: (any Embedder)? = FakeEmbedder()) -> SearchIndex.Configuration {
+        func protectedConfiguration(_ directory: URL, key: ProtectionKey, embedder: (any Embedder)? = FakeEmbedder())
+            -> SearchIndex.Configuration
+        {
             .init(directory: directory, embedder: embedder, codec: AESGCMCodec(key: key))
         }
 
@@ -82,14 +85,16 @@ extension Reliability {
                 #expect(open.map(\.name).contains("index.sqlite-wal"))
                 for file in open {
                     let leaked = Reliability.occurrences(of: tokens, in: file.bytes)
-                    #expect(leaked.isEmpty, "\(file.name) (open) holds \(leaked.count) tokens in the clear, e.g. \(leaked.sorted().prefix(5))")
+                    #expect(
+                        leaked.isEmpty, "\(file.name) (open) holds \(leaked.count) tokens in the clear, e.g. \(leaked.sorted().prefix(5))")
                 }
             }
             let closed = try storeFiles(directory)
             #expect(closed.reduce(0) { $0 + $1.bytes.count } > 500_000)
             for file in closed {
                 let leaked = Reliability.occurrences(of: tokens, in: file.bytes)
-                #expect(leaked.isEmpty, "\(file.name) (closed) holds \(leaked.count) tokens in the clear, e.g. \(leaked.sorted().prefix(5))")
+                #expect(
+                    leaked.isEmpty, "\(file.name) (closed) holds \(leaked.count) tokens in the clear, e.g. \(leaked.sorted().prefix(5))")
             }
 
             // The control: the same corpus in a plain index shows every token, so the scan works.
@@ -101,7 +106,9 @@ extension Reliability {
             var seen = Set<String>()
             for file in try storeFiles(plainDirectory) { seen.formUnion(Reliability.occurrences(of: tokens, in: file.bytes)) }
             #expect(seen == tokens, "the plain control shows \(seen.count) of \(tokens.count) tokens")
-            print("protected index: \(tokens.count) distinct tokens, none in \(closed.reduce(0) { $0 + $1.bytes.count }) bytes of \(closed.map(\.name).sorted()); all \(seen.count) in the plain control")
+            print(
+                "protected index: \(tokens.count) distinct tokens, none in \(closed.reduce(0) { $0 + $1.bytes.count }) bytes of \(closed.map(\.name).sorted()); all \(seen.count) in the plain control"
+            )
         }
 
         @Test("A protected index reopens with its key and answers exactly as before")
@@ -206,7 +213,9 @@ extension Reliability {
                 try db.query("UPDATE items SET payload = ? WHERE key = ?", [.blob(row.1), .blob(row.0)])
             }
             let alteredError = openError(altered)
-            #expect(alteredError.contains("an item record cannot be read") && alteredError.contains("authentication failed") && alteredError.contains("tampered"), "\(alteredError)")
+            #expect(
+                alteredError.contains("an item record cannot be read") && alteredError.contains("authentication failed")
+                    && alteredError.contains("tampered"), "\(alteredError)")
 
             // Two rows' payloads swapped: each is authentic, but not for its row.
             let swapped = try await freshStore("swapped")
@@ -240,7 +249,9 @@ extension Reliability {
                 let db = try SQLiteDatabase(path: checked.appendingPathComponent(Store.fileName).path)
                 // Two hex digits replaced by others (whatever they were: '00' would leave a
                 // check that holds 00 there unchanged, one time in 256).
-                try db.execute("UPDATE settings SET value = substr(value, 1, 40) || CASE WHEN substr(value, 41, 2) = '00' THEN 'ff' ELSE '00' END || substr(value, 43) WHERE name = 'key_check'")
+                try db.execute(
+                    "UPDATE settings SET value = substr(value, 1, 40) || CASE WHEN substr(value, 41, 2) = '00' THEN 'ff' ELSE '00' END || substr(value, 43) WHERE name = 'key_check'"
+                )
             }
             #expect(openError(checked).contains("wrong key for this protected index (or its key check was tampered with)"))
         }
@@ -251,9 +262,11 @@ extension Reliability {
             let zero = [UInt8](repeating: 0, count: 32)
             let codec = AESGCMCodec(encryptionKey: zero, lookupSubkey: zero)
             let nonce = [UInt8](repeating: 0, count: 12)
-            #expect(Store.hex(try codec.seal([], context: [], nonce: nonce)) == "000000000000000000000000" + "530f8afbc74536b9a963b4f1c4cb738b")
+            #expect(
+                Store.hex(try codec.seal([], context: [], nonce: nonce)) == "000000000000000000000000" + "530f8afbc74536b9a963b4f1c4cb738b")
             let sealed = try codec.seal([UInt8](repeating: 0, count: 16), context: [], nonce: nonce)
-            #expect(Store.hex(sealed) == "000000000000000000000000" + "cea7403d4d606b6e074ec5d3baf39d18" + "d0d1c8a799996bf0265b98b5d48ab919")
+            #expect(
+                Store.hex(sealed) == "000000000000000000000000" + "cea7403d4d606b6e074ec5d3baf39d18" + "d0d1c8a799996bf0265b98b5d48ab919")
             #expect(try codec.open(sealed, context: []) == [UInt8](repeating: 0, count: 16))
             // RFC 4231, test case 2.
             let mac = AESGCMCodec.hmacSHA256(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))
@@ -316,7 +329,8 @@ extension Reliability {
             try Data(try ProtectionKey.random().bytes).write(to: otherKey)
             let secret = Reliability.word(1, salt: 99)
             let input = temporary.path("items.jsonl")
-            try Data("{\"id\":\"n1\",\"title\":\"\(secret) notes\",\"content\":\"\(Reliability.word(2, salt: 99))\"}\n".utf8).write(to: input)
+            try Data("{\"id\":\"n1\",\"title\":\"\(secret) notes\",\"content\":\"\(Reliability.word(2, salt: 99))\"}\n".utf8).write(
+                to: input)
             let store = ["--store", temporary.path("store").path, "--index", "vault", "--model", temporary.path("no-model").path]
 
             let indexed = try Reliability.runSift(["index"] + store + ["--key-file", keyFile.path, input.path])
@@ -325,7 +339,10 @@ extension Reliability {
             #expect(found.status == 0 && found.stdout.contains("\"n1\""), "\(found.stderr)")
 
             let noKey = try Reliability.runSift(["search"] + store + [secret])
-            #expect(noKey.status == 1 && noKey.stderr.contains("it is protected (aes-256-gcm-v1): open it with its key (--key-file or SIFT_KEY_FILE)"), "\(noKey.stderr)")
+            #expect(
+                noKey.status == 1
+                    && noKey.stderr.contains("it is protected (aes-256-gcm-v1): open it with its key (--key-file or SIFT_KEY_FILE)"),
+                "\(noKey.stderr)")
             let wrongKey = try Reliability.runSift(["search"] + store + ["--key-file", otherKey.path, secret])
             #expect(wrongKey.status == 1 && wrongKey.stderr.contains("wrong key for this protected index"), "\(wrongKey.stderr)")
             let missing = try Reliability.runSift(["search"] + store + ["--key-file", temporary.path("nope.key").path, secret])

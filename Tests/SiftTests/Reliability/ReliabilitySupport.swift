@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Shared pieces of the reliability suites: sizes from the environment, a vocabulary of
@@ -22,14 +23,17 @@ enum Reliability {
 
     // MARK: Words
 
-    private static let onsets = ["b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "gl", "kr", "pl", "st", "tr", "zh"]
+    private static let onsets = [
+        "b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "gl", "kr", "pl", "st", "tr", "zh",
+    ]
     private static let vowels = ["a", "e", "i", "o", "u", "ai", "ou"]
 
     /// A pronounceable made-up word of three or four syllables (7 letters or more), a
     /// different one for each `n`: words that occur in no schema, no SQL and no English text,
     /// so finding one in a file means the file holds the item's text.
     static func word(_ n: Int, salt: Int = 0) -> String {
-        var rng = SeededGenerator(seed: UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9 &+ UInt64(truncatingIfNeeded: salt) &* 0x85EB_CA6B &+ 17)
+        var rng = SeededGenerator(
+            seed: UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9 &+ UInt64(truncatingIfNeeded: salt) &* 0x85EB_CA6B &+ 17)
         var word = ""
         repeat {
             word = ""
@@ -102,9 +106,12 @@ enum Reliability {
         candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/sift"))
         for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate.path) {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue { return candidate }
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return candidate
+            }
         }
-        throw ChildProcessError("no sift executable found (looked at \(candidates.map(\.path).joined(separator: ", "))); build it or set SIFT_BINARY")
+        throw ChildProcessError(
+            "no sift executable found (looked at \(candidates.map(\.path).joined(separator: ", "))); build it or set SIFT_BINARY")
     }
 
     /// The environment for a child `sift`: this one without the variables that would point it
@@ -118,12 +125,15 @@ enum Reliability {
     }
 
     /// Runs `sift` to completion and returns its exit status, standard output and error.
-    static func runSift(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func runSift(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let process = Process()
         process.executableURL = try siftExecutable()
         process.arguments = arguments
         process.environment = childEnvironment(environment)
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -149,7 +159,8 @@ enum Reliability {
     /// semantic half is exercised without the bundled model.
     static func tinyModel() -> HashedNGramEmbedder {
         var rng = SeededGenerator(seed: 4242)
-        let dimension = 16, bucketBits = 8
+        let dimension = 16
+        let bucketBits = 8
         let weights = (0..<((1 << bucketBits) * dimension)).map { _ in Float(rng.int(-1000..<1000)) / 1000 }
         return HashedNGramEmbedder(
             featurizer: NGramFeaturizer(bucketBits: bucketBits), dimension: dimension, weights: weights,

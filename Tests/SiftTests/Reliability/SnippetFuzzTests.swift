@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 extension Reliability.FuzzTests {
@@ -15,10 +16,11 @@ extension Reliability.FuzzTests {
         String(repeating: "x", count: 500) + " target " + String(repeating: "ÿ", count: 300),
     ]
 
-    static let snippetDictionary: [[UInt8]] = [
-        "café", "cafe", "run", "running", "東京", "coffee", "target", ". ", "。", "\n", "…", "\u{301}", "\u{200D}", "\u{FE0F}",
-        "👨‍👩‍👧", "🇫🇷", "\u{1B}", "  ",
-    ].map { Array($0.utf8) } + [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80]]
+    static let snippetDictionary: [[UInt8]] =
+        [
+            "café", "cafe", "run", "running", "東京", "coffee", "target", ". ", "。", "\n", "…", "\u{301}", "\u{200D}", "\u{FE0F}",
+            "👨‍👩‍👧", "🇫🇷", "\u{1B}", "  ",
+        ].map { Array($0.utf8) } + [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80]]
 
     /// A hostile text: a seed mutated at the byte level (invalid UTF-8 repaired by decoding),
     /// random scalars, or seeds spliced together.

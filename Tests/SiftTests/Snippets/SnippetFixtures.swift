@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// Builds snippets the way a search does, from a keyword index holding the items.

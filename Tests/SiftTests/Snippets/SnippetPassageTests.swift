@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 @Suite("Snippets: choosing and cutting the passage")

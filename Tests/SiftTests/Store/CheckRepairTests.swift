@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// An index on disk made once per test: items (two domains, some with long contents that span
@@ -22,7 +23,8 @@ private struct DamageFixture {
         for n in 0..<count {
             let length = n % 7 == 0 ? 900 : 12
             let content = (0..<length).map { _ in words[Int(rng.next() % UInt64(words.count))] }.joined(separator: " ")
-            var item = noteItem("item-\(n)", "Entry \(n) \(words[n % words.count])", content: content, domain: n % 3 == 0 ? "journal" : "note")
+            var item = noteItem(
+                "item-\(n)", "Entry \(n) \(words[n % words.count])", content: content, domain: n % 3 == 0 ? "journal" : "note")
             item.rankingHint = n % 5 == 0 ? n : nil
             made[item.id] = item
         }
@@ -40,7 +42,9 @@ private struct DamageFixture {
         _ = await index.saveSnapshot()
     }
 
-    static func configuration(_ directory: URL, codec: any RecordCodec = PlainCodec(), logger: any SiftLogger = NullLogger()) -> SearchIndex.Configuration {
+    static func configuration(_ directory: URL, codec: any RecordCodec = PlainCodec(), logger: any SiftLogger = NullLogger())
+        -> SearchIndex.Configuration
+    {
         .init(directory: directory, embedder: FakeEmbedder(), logger: logger, codec: codec)
     }
 
@@ -76,10 +80,12 @@ private enum Damage: CustomStringConvertible {
         switch rng.next() % 10 {
         case 0..<6:
             let n = 1 + Int(rng.next() % 4)
-            return .flip(offsets: (0..<n).map { _ in Int(rng.next() % UInt64(fileSize)) }, masks: (0..<n).map { _ in UInt8(1 + rng.next() % 255) })
+            return .flip(
+                offsets: (0..<n).map { _ in Int(rng.next() % UInt64(fileSize)) }, masks: (0..<n).map { _ in UInt8(1 + rng.next() % 255) })
         case 6..<9:
             let length = 1 + Int(rng.next() % 64)
-            return .overwrite(offset: Int(rng.next() % UInt64(fileSize)), bytes: (0..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+            return .overwrite(
+                offset: Int(rng.next() % UInt64(fileSize)), bytes: (0..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
         default:
             return .truncate(to: Int(rng.next() % UInt64(fileSize)))
         }
@@ -121,7 +127,8 @@ struct CheckRepairTests {
         let report = SearchIndex.check(configuration: DamageFixture.configuration(fixture.base))
         #expect(report.isWhole, "\(report.parts.filter { !$0.isWhole })")
         #expect(report.readableItems == 20)
-        #expect(report.parts.map(\.name) == ["database", "settings", "items", "donations", "meta", "identifiers", "snapshot", "permissions"])
+        #expect(
+            report.parts.map(\.name) == ["database", "settings", "items", "donations", "meta", "identifiers", "snapshot", "permissions"])
         #expect(report.part("snapshot")?.summary.hasPrefix("current") == true)
         #expect(report.part("donations")?.summary == "5 donations read and verified")
         let index = try SearchIndex(configuration: DamageFixture.configuration(fixture.base))
@@ -215,7 +222,10 @@ struct CheckRepairTests {
         #expect(report.part("items")?.details == ["2 records were written before schema 3 and carry no checksum: read, not verified"])
         let index = try SearchIndex(configuration: .init(directory: dir.url))
         _ = try await index.upsert([SearchableItem(id: "x", domain: "d", title: "t x")])
-        #expect(await index.check().part("items")?.details == ["1 record was written before schema 3 and carries no checksum: read, not verified"])
+        #expect(
+            await index.check().part("items")?.details == [
+                "1 record was written before schema 3 and carries no checksum: read, not verified"
+            ])
     }
 
     @Test("Record checksums: a version 2 record with any byte changed is refused; a version 1 record is read as it is")
@@ -283,7 +293,8 @@ struct CheckRepairTests {
         #expect(fixture.stored(in: directory)?.items.count == 11)
     }
 
-    @Test("A protected store: a damaged record fails authentication and is listed by row key; a wrong key is refused, not reported as damage")
+    @Test(
+        "A protected store: a damaged record fails authentication and is listed by row key; a wrong key is refused, not reported as damage")
     func protectedStore() async throws {
         let key = try ProtectionKey.random()
         let fixture = try await DamageFixture(count: 12, codec: AESGCMCodec(key: key))
@@ -309,11 +320,13 @@ struct CheckRepairTests {
         #expect(repaired.after.isWhole)
         #expect(fixture.stored(in: directory)?.items.count == 11)
 
-        let wrong = SearchIndex.check(configuration: DamageFixture.configuration(directory, codec: AESGCMCodec(key: try ProtectionKey.random())))
+        let wrong = SearchIndex.check(
+            configuration: DamageFixture.configuration(directory, codec: AESGCMCodec(key: try ProtectionKey.random())))
         #expect(!wrong.isWhole)
         #expect(wrong.readableItems == 0)
         await #expect(throws: (any Error).self) {
-            _ = try await SearchIndex.repair(configuration: DamageFixture.configuration(directory, codec: AESGCMCodec(key: try ProtectionKey.random())))
+            _ = try await SearchIndex.repair(
+                configuration: DamageFixture.configuration(directory, codec: AESGCMCodec(key: try ProtectionKey.random())))
         }
         #expect(fixture.stored(in: directory)?.items.count == 11, "a wrong key must not drop anything")
     }
@@ -327,7 +340,13 @@ struct CheckRepairTests {
     func randomDamage() async throws {
         let fixture = try await DamageFixture(count: 60)
         var rng = SeededGenerator(seed: 77)
-        var notWhole = 0, whole = 0, rebuilt = 0, inPlace = 0, refused = 0, droppedItems = 0, unlistedItems = 0
+        var notWhole = 0
+        var whole = 0
+        var rebuilt = 0
+        var inPlace = 0
+        var refused = 0
+        var droppedItems = 0
+        var unlistedItems = 0
         for trial in 0..<Self.trials {
             let directory = try fixture.copy("t\(trial)")
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -376,7 +395,8 @@ struct CheckRepairTests {
                 let lost = Set(fixture.items.keys).subtracting(after.items.keys)
                 let unlisted = lost.subtracting(repaired.idsToReindex)
                 if !unlisted.isEmpty {
-                    #expect(repaired.before.part("database")?.isWhole == false, "\(context): dropped \(unlisted.sorted()) without listing them")
+                    #expect(
+                        repaired.before.part("database")?.isWhole == false, "\(context): dropped \(unlisted.sorted()) without listing them")
                     unlistedItems += unlisted.count
                 }
                 droppedItems += lost.count
@@ -389,7 +409,9 @@ struct CheckRepairTests {
                 #expect(!"\(error)".isEmpty)
             }
         }
-        print("damage trials: \(Self.trials), whole \(whole), not whole \(notWhole) (repaired in place \(inPlace), rebuilt \(rebuilt), refused \(refused)), items dropped \(droppedItems) (\(unlistedItems) of them lost with their key)")
+        print(
+            "damage trials: \(Self.trials), whole \(whole), not whole \(notWhole) (repaired in place \(inPlace), rebuilt \(rebuilt), refused \(refused)), items dropped \(droppedItems) (\(unlistedItems) of them lost with their key)"
+        )
         #expect(notWhole > Self.trials / 2)
         #expect(inPlace > 0 && rebuilt > 0)
     }

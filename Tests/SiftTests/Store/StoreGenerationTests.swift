@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 @Suite("Store generation: every committed mutation bumps it, in the same transaction")
@@ -69,9 +70,12 @@ struct StoreGenerationTests {
         do {
             let store = try Store(directory: dir.url)
             #expect(try store.generation()?.counter == 0)
-            var version: Int64 = 0, withoutRowid = -1
+            var version: Int64 = 0
+            var withoutRowid = -1
             try store.database.query("PRAGMA user_version") { version = $0.int(0) }
-            try store.database.query("SELECT count(*) FROM sqlite_schema WHERE name = 'items' AND sql LIKE '%WITHOUT ROWID%'") { withoutRowid = Int($0.int(0)) }
+            try store.database.query("SELECT count(*) FROM sqlite_schema WHERE name = 'items' AND sql LIKE '%WITHOUT ROWID%'") {
+                withoutRowid = Int($0.int(0))
+            }
             #expect(version == Store.schemaVersion && withoutRowid == 0)
             var ids: [ItemID] = []
             try store.forEachItem { ids.append($0.item.id) }
@@ -121,7 +125,9 @@ struct StoreGenerationTests {
         try db.query("INSERT INTO settings(name, value) VALUES('key_check', ?)", [.text(Store.hex(Store.keyCheck))])
         for id in items.reversed() {
             let stored = StoredItem(item: SearchableItem(id: id, domain: "d", title: "t \(id)"), vector: [1, 0])
-            try db.query("INSERT INTO items(key, domain_key, payload) VALUES(?, ?, ?)", [.blob(Array(id.rawValue.utf8)), .blob(Array("domain:d".utf8)), .blob(Self.version1Record(stored))])
+            try db.query(
+                "INSERT INTO items(key, domain_key, payload) VALUES(?, ?, ?)",
+                [.blob(Array(id.rawValue.utf8)), .blob(Array("domain:d".utf8)), .blob(Self.version1Record(stored))])
         }
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The permission bits of `path` (lstat: a link is not followed).
@@ -36,7 +37,9 @@ private func withUmask<T>(_ mask: mode_t, _ body: () async throws -> T) async re
 
 @Suite("Owner-only permissions on disk, whatever the umask", .serialized)
 struct StorePermissionsTests {
-    @Test("An index made under umask 000 or 022 is 0700 with every file 0600, the store root and snapshot included", arguments: [mode_t(0o000), mode_t(0o022)])
+    @Test(
+        "An index made under umask 000 or 022 is 0700 with every file 0600, the store root and snapshot included",
+        arguments: [mode_t(0o000), mode_t(0o022)])
     func createdOwnerOnly(mask: mode_t) async throws {
         let temporary = try TemporaryDirectory("sift-perm")
         let root = temporary.url.appendingPathComponent("store/nested", isDirectory: true)
@@ -112,7 +115,9 @@ struct StorePermissionsTests {
             let binary = try #require(SiftProcess.binary)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "umask \(mask) && exec \"$0\" index --store \"$1\" --index private \"$2\"", binary.path, sift.store, file.path]
+            process.arguments = [
+                "-c", "umask \(mask) && exec \"$0\" index --store \"$1\" --index private \"$2\"", binary.path, sift.store, file.path,
+            ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

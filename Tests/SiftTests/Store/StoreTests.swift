@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// A codec that refuses to seal any record containing the word "poison": a write that fails
@@ -24,7 +25,9 @@ struct StoreTests {
     func pragmas() throws {
         let dir = try TemporaryDirectory("sift-store")
         let store = try Store(directory: dir.url)
-        var mode = "", synchronous: Int64 = -1, version: Int64 = -1
+        var mode = ""
+        var synchronous: Int64 = -1
+        var version: Int64 = -1
         try store.database.query("PRAGMA journal_mode") { mode = $0.text(0) }
         try store.database.query("PRAGMA synchronous") { synchronous = $0.int(0) }
         try store.database.query("PRAGMA user_version") { version = $0.int(0) }
@@ -62,8 +65,10 @@ struct StoreTests {
         do {
             let store = try Store(directory: dir.url)
             try store.apply(
-                [.upsert(StoredItem(item: item, vector: [0.5, -0.25])), .upsert(StoredItem(item: SearchableItem(id: "r2"), vector: nil)),
-                 .donate([Donation(intent: "open", itemID: "r1", surface: "search", date: when)])],
+                [
+                    .upsert(StoredItem(item: item, vector: [0.5, -0.25])), .upsert(StoredItem(item: SearchableItem(id: "r2"), vector: nil)),
+                    .donate([Donation(intent: "open", itemID: "r1", surface: "search", date: when)]),
+                ],
                 meta: ["client_state": "s1"])
         }
         let store = try Store(directory: dir.url)
@@ -86,8 +91,10 @@ struct StoreTests {
         try store.apply([.upsert(StoredItem(item: SearchableItem(id: "keep", title: "fine"), vector: nil))], meta: ["client_state": "v1"])
         #expect(throws: PoisonError.self) {
             try store.apply(
-                [.delete(["keep"]), .upsert(StoredItem(item: SearchableItem(id: "a", title: "fine"), vector: nil)),
-                 .upsert(StoredItem(item: SearchableItem(id: "b", title: "poison"), vector: nil))],
+                [
+                    .delete(["keep"]), .upsert(StoredItem(item: SearchableItem(id: "a", title: "fine"), vector: nil)),
+                    .upsert(StoredItem(item: SearchableItem(id: "b", title: "poison"), vector: nil)),
+                ],
                 meta: ["client_state": "v2"])
         }
         var ids: [ItemID] = []

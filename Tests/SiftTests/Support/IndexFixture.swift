@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// Where a test's index lives: in memory (`directory: nil`) or in a temporary directory.
@@ -63,13 +64,17 @@ struct IndexFixture {
 }
 
 /// A small item whose words are easy to search for.
-func noteItem(_ id: String, _ title: String, content: String = "", domain: String = "note", keywords: [String] = [], date: Date? = nil, expires: Date? = nil) -> SearchableItem {
+func noteItem(
+    _ id: String, _ title: String, content: String = "", domain: String = "note", keywords: [String] = [], date: Date? = nil,
+    expires: Date? = nil
+) -> SearchableItem {
     SearchableItem(id: ItemID(id), domain: domain, title: title, content: content, keywords: keywords, date: date, expires: expires)
 }
 
 extension SearchIndex {
     /// The ids of the keyword results for `text`, taken literally, as-you-type off.
     func keywordIDs(_ text: String, limit: Int = 1000, now: Date? = nil) throws -> [ItemID] {
-        try search(SearchQuery(text, limit: limit, mode: .keyword, now: now, understandsPhrases: false, prefixLastTerm: false)).results.map(\.id)
+        try search(SearchQuery(text, limit: limit, mode: .keyword, now: now, understandsPhrases: false, prefixLastTerm: false)).results.map(
+            \.id)
     }
 }

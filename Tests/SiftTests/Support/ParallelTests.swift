@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Sift
 
 /// Counts visits per index from several threads at once.
@@ -9,7 +10,12 @@ private final class VisitCounter: @unchecked Sendable {
     private var ranges: [Range<Int>] = []
     init(_ count: Int) { counts = Array(repeating: 0, count: count) }
     func visit(_ i: Int) { lock.withLock { counts[i] += 1 } }
-    func visit(_ range: Range<Int>) { lock.withLock { ranges.append(range); for i in range { counts[i] += 1 } } }
+    func visit(_ range: Range<Int>) {
+        lock.withLock {
+            ranges.append(range)
+            for i in range { counts[i] += 1 }
+        }
+    }
     var visits: [Int] { lock.withLock { counts } }
     var chunkRanges: [Range<Int>] { lock.withLock { ranges.sorted { $0.lowerBound < $1.lowerBound } } }
 }
@@ -23,8 +29,9 @@ struct ParallelTests {
         #expect(counter.visits == Array(repeating: 1, count: iterations))
     }
 
-    @Test("forEachChunk(chunkSize:) cuts consecutive chunks of that size, the last one shorter",
-          arguments: [(0, 4), (1, 4), (4, 4), (10, 4), (12, 4), (1000, 7), (5, 100)])
+    @Test(
+        "forEachChunk(chunkSize:) cuts consecutive chunks of that size, the last one shorter",
+        arguments: [(0, 4), (1, 4), (4, 4), (10, 4), (12, 4), (1000, 7), (5, 100)])
     func fixedChunks(count: Int, chunkSize: Int) {
         let counter = VisitCounter(count)
         Parallel.forEachChunk(count: count, chunkSize: chunkSize) { counter.visit($0) }
@@ -33,8 +40,9 @@ struct ParallelTests {
         #expect(counter.chunkRanges == expected)
     }
 
-    @Test("forEachChunk(chunks:) cuts near-equal consecutive chunks, chunk c at count·c/chunks",
-          arguments: [(0, 1), (10, 1), (10, 3), (100, 8), (3, 8), (1001, 16)])
+    @Test(
+        "forEachChunk(chunks:) cuts near-equal consecutive chunks, chunk c at count·c/chunks",
+        arguments: [(0, 1), (10, 1), (10, 3), (100, 8), (3, 8), (1001, 16)])
     func evenChunks(count: Int, chunks: Int) {
         let counter = VisitCounter(count)
         let seen = VisitCounter(chunks)
@@ -56,7 +64,10 @@ struct ParallelTests {
             var made = 0
             let result = Parallel.map(
                 count: count,
-                makeWorker: { () -> Int in made += 1; return made - 1 },
+                makeWorker: { () -> Int in
+                    made += 1
+                    return made - 1
+                },
                 finishWorker: { finished.append($0) }
             ) { (_: inout Int, i: Int) -> Double in Self.value(i) }
             let serial: [Double] = (0..<count).map(Self.value)

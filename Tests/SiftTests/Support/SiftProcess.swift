@@ -59,7 +59,8 @@ struct SiftProcess {
 
     /// Runs `sift arguments…` with `stdin` as its standard input (empty when nil) and waits.
     func run(_ arguments: [String], stdin: Data? = nil) throws -> Output {
-        let binary = try #require(Self.binary, "the sift executable was not found next to the tests; build it (swift build) or set SIFT_BINARY")
+        let binary = try #require(
+            Self.binary, "the sift executable was not found next to the tests; build it (swift build) or set SIFT_BINARY")
         let id = UUID().uuidString
         let inURL = scratch.url.appendingPathComponent("in-\(id)")
         let outURL = scratch.url.appendingPathComponent("out-\(id)")

@@ -36,7 +36,8 @@ struct SyntheticCorpusTests {
 
     @Test("Titles have 2–8 words and bodies 10–80, with sentences")
     func fieldLengths() {
-        var titleLengths = Set<Int>(), bodyLengths = Set<Int>()
+        var titleLengths = Set<Int>()
+        var bodyLengths = Set<Int>()
         for item in Self.corpus.items(count: 2_000) {
             let title = Self.words(item.title).count
             let body = Self.words(item.content).count
