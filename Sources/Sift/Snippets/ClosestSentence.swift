@@ -16,10 +16,13 @@ struct ClosestSentence {
     func closest(in matched: MatchedText, budget: inout Int) -> (bytes: Range<Int>, scalars: Range<Int>)? {
         var best: (score: Float, range: (bytes: Range<Int>, scalars: Range<Int>))?
         var vector = [Float](repeating: 0, count: embedder.dimension)
-        let sentences = Self.sentences(of: matched)
+        var sentences = Self.sentences(of: matched)
+        // A fragment ("$6.09.") says little and lands anywhere in meaning: a sentence of fewer
+        // than three words is a candidate only when no longer one is.
+        if sentences.contains(where: { $0.words >= 3 }) { sentences.removeAll { $0.words < 3 } }
         guard sentences.count <= budget else { return nil }
         budget -= sentences.count
-        for sentence in sentences {
+        for sentence in sentences.map({ (bytes: $0.bytes, scalars: $0.scalars) }) {
             let text = String(decoding: matched.bytes[sentence.bytes], as: UTF8.self)
             vector.withUnsafeMutableBufferPointer { embedder.embed(text, into: $0) }
             var dot: Float = 0
@@ -32,17 +35,29 @@ struct ClosestSentence {
 
     /// The first sentences of `matched`: runs of words ended by ".", "!", "?" or ";" before
     /// white space, a CJK full stop or mark, or a line break; as byte and scalar ranges, from
-    /// the sentence's first word to its last.
-    static func sentences(of matched: MatchedText) -> [(bytes: Range<Int>, scalars: Range<Int>)] {
-        var result: [(bytes: Range<Int>, scalars: Range<Int>)] = []
+    /// the symbols that open the sentence's first word ("$", "(", a quote) to its last word and
+    /// the punctuation after it, with the number of its words.
+    static func sentences(of matched: MatchedText) -> [(bytes: Range<Int>, scalars: Range<Int>, words: Int)] {
+        var result: [(bytes: Range<Int>, scalars: Range<Int>, words: Int)] = []
         var first: MatchedText.Word?
         var previous: MatchedText.Word?
+        var words = 0
+        /// Where the last sentence ended: a sentence's opening symbols start after it.
+        var floor = 0
         let bytes = matched.bytes
-        /// The sentence from `f` to `p` and the ASCII punctuation right after it.
-        func sentence(_ f: MatchedText.Word, _ p: MatchedText.Word) -> (bytes: Range<Int>, scalars: Range<Int>) {
+        /// The sentence from `f` to `p`, the non-space symbols right before `f` and the ASCII
+        /// punctuation right after `p`.
+        func sentence(_ f: MatchedText.Word, _ p: MatchedText.Word) -> (bytes: Range<Int>, scalars: Range<Int>, words: Int) {
             var n = 0
             while p.bytes.upperBound + n < bytes.count, ".!?;)\"'".utf8.contains(bytes[p.bytes.upperBound + n]) { n += 1 }
-            return (f.bytes.lowerBound..<(p.bytes.upperBound + n), f.scalars.lowerBound..<(p.scalars.upperBound + n))
+            var start = f.bytes.lowerBound
+            var scalarStart = f.scalars.lowerBound
+            while start > floor, !" \t\n\r.!?;".utf8.contains(bytes[start - 1]) {
+                start -= 1
+                if bytes[start] & 0xC0 != 0x80 { scalarStart -= 1 }  // a scalar's first byte
+            }
+            floor = p.bytes.upperBound + n
+            return (start..<(p.bytes.upperBound + n), scalarStart..<(p.scalars.upperBound + n), words)
         }
         for word in matched.words(from: 0, scalar: 0, through: maximumSentences * maximumSentenceBytes) {
             if let f = first, let p = previous {
@@ -51,10 +66,12 @@ struct ClosestSentence {
                     result.append(sentence(f, p))
                     if result.count == maximumSentences { return result }
                     first = nil
+                    words = 0
                 }
             }
             if first == nil { first = word }
             previous = word
+            words += 1
         }
         if let f = first, let p = previous { result.append(sentence(f, p)) }
         return result

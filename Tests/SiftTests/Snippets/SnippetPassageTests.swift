@@ -106,4 +106,24 @@ struct SnippetPassageTests {
         let firstSentences = (0..<ClosestSentence.maximumSentences).map { "Sentence number \($0) is here." }
         #expect(firstSentences.contains(sentence ?? ""), "\(s?.text ?? "nil")")
     }
+
+    @Test(
+        "A sentence keeps the symbols that open it (\"$6.09.\", not \"6.09.\"), and a fragment of under three words is chosen only when no longer sentence is"
+    )
+    func sentenceOpeningsAndFragments() {
+        let content = "Stopped at Philz on the way in: oat latte. $6.09. (Paid by card.)"
+        let matched = MatchedText(content, analyzer: Analyzer(), matcher: SnippetMatcher(terms: []))
+        let sentences = ClosestSentence.sentences(of: matched)
+        let texts = sentences.map { String(decoding: matched.bytes[$0.bytes], as: UTF8.self) }
+        #expect(texts == ["Stopped at Philz on the way in: oat latte.", "$6.09.", "(Paid by card.)"])
+        #expect(sentences.map(\.words) == [9, 2, 3])
+        for (sentence, text) in zip(sentences, texts) {
+            #expect(sentence.scalars.count == text.unicodeScalars.count)
+        }
+        // "6" and "09" are the query's words to this model, but "$6.09." is a fragment.
+        let item = SearchableItem(id: "p", content: content)
+        let fixture = SnippetFixture([item], embedder: SynonymEmbedder(groups: ["price": "6", "6": "6", "09": "6"]))
+        let s = fixture.snippet(item, "price")
+        #expect(s?.text.contains("$6.09") == false, "\(s?.text ?? "nil")")
+    }
 }
