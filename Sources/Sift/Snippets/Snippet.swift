@@ -5,7 +5,7 @@
 /// non-overlapping; each covers one whole word and lies on Unicode scalar boundaries. A
 /// passage cut out of a longer text begins or ends with "…". For a result found by meaning
 /// alone there are no highlights: the passage is the sentence closest in meaning to the query.
-/// ``highlightRanges`` gives the same ranges as `String.Index` ranges.
+/// ``highlightRanges()`` gives the same ranges as `String.Index` ranges.
 public struct Snippet: Sendable, Equatable {
     /// The passage, on one line (runs of white space and control characters become one space).
     public var text: String
