@@ -1,15 +1,5 @@
 import Foundation
 
-/// Which halves of the index rank a query.
-public enum SearchMode: String, Sendable, CaseIterable {
-    /// BM25F alone.
-    case keyword
-    /// Cosine similarity of embeddings alone.
-    case semantic
-    /// Both, fused (the default).
-    case hybrid
-}
-
 /// A search request.
 public struct SearchQuery: Sendable {
     public var text: String
@@ -61,54 +51,4 @@ public struct SearchQuery: Sendable {
         self.prefixLastTerm = prefixLastTerm
         self.explain = explain
     }
-}
-
-/// One ranked item. An immutable value: safe to hand to any thread.
-public struct SearchResult: Sendable, Equatable {
-    public var id: ItemID
-    public var domain: String
-    public var title: String
-    public var score: Float
-    public var url: String?
-    public var date: Date?
-    public var displayName: String?
-    public var explanation: Explanation?
-    /// The passage that shows why it matched (when ``SearchQuery/snippets`` is on).
-    public var snippet: Snippet? = nil
-}
-
-/// Every term of a result's score, for `--explain`.
-public struct Explanation: Sendable, Equatable {
-    /// Per query term: idf, raw frequency and weighted part per field, BM25F score.
-    package var keywordTerms: [KeywordIndex.TermExplanation] = []
-    public var keywordScore: Float = 0
-    /// The part of ``keywordScore`` that keyword feedback terms added (hybrid mode).
-    public var keywordFeedbackScore: Float = 0
-    public var cosine: Float?
-    /// The fusion inputs, each in 0…1.
-    public var normalizedKeyword: Float = 0
-    public var normalizedSemantic: Float = 0
-    public var fusion: String = ""
-    public var relevance: Float = 0
-    /// Decayed donation count and the factor it gave (1 = none).
-    public var donationScore: Float = 0
-    public var donationFactor: Float = 1
-    public var rankingHintFactor: Float = 1
-    public var domainBoostFactor: Float = 1
-    /// > 1 when the title begins with the query's words.
-    public var titlePrefixFactor: Float = 1
-    public var finalScore: Float = 0
-}
-
-/// What a search understood and excluded, for `--explain`.
-public struct QueryReport: Sendable, Equatable {
-    public var searchedText: String = ""
-    public var understood: [String] = []
-    public var filters: [String] = []
-    /// Lines like "domain filter excluded 3 matching items".
-    public var exclusions: [String] = []
-    public var mode: SearchMode = .hybrid
-    public var candidates: Int = 0
-    /// The terms keyword feedback added to the query (hybrid mode), with their shares.
-    package var feedbackTerms: [KeywordIndex.FeedbackTerm] = []
 }

@@ -30,23 +30,3 @@ package struct NullLogger: SiftLogger {
     package init() {}
     package func log(_ record: LogRecord) {}
 }
-
-/// Keeps records in memory, for the tests and the bench (package-only: an app writes its own
-/// in a few lines).
-package final class MemoryLogger: SiftLogger, @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [LogRecord] = []
-    package init() {}
-    package func log(_ record: LogRecord) { lock.withLock { stored.append(record) } }
-    package var records: [LogRecord] { lock.withLock { stored } }
-}
-
-/// Writes one line per record to standard error, for `sift --verbose`.
-package struct StandardErrorLogger: SiftLogger {
-    package init() {}
-    package func log(_ r: LogRecord) {
-        let line =
-            "sift: \(r.operation) index=\(r.index) items=\(r.itemCount) ms=\(String(format: "%.1f", r.duration * 1000)) \(r.outcome)\n"
-        FileHandle.standardError.write(line.data(using: .utf8)!)
-    }
-}

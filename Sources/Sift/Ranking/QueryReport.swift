@@ -1,0 +1,14 @@
+import Foundation
+
+/// What a search understood and excluded, for `--explain`.
+public struct QueryReport: Sendable, Equatable {
+    public var searchedText: String = ""
+    public var understood: [String] = []
+    public var filters: [String] = []
+    /// Lines like "domain filter excluded 3 matching items".
+    public var exclusions: [String] = []
+    public var mode: SearchMode = .hybrid
+    public var candidates: Int = 0
+    /// The terms keyword feedback added to the query (hybrid mode), with their shares.
+    package var feedbackTerms: [KeywordIndex.FeedbackTerm] = []
+}

@@ -1,0 +1,6 @@
+/// Why a snapshot was not used. Never an error of the open, which then rebuilds from the store;
+/// the description goes into the open's log record, so it never holds user text.
+struct SnapshotRejection: Error, CustomStringConvertible, Equatable {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
