@@ -465,9 +465,7 @@ def _dictd_entries(name):
             v = v * 64 + val[c]
         return v
 
-    data = gzip.open(f"/usr/share/dictd/{name}.dict.dz").read().decode("utf-8", "replace")
-    # offsets in the index are byte offsets: work on bytes
-    raw = data.encode("utf-8")
+    raw = gzip.open(f"/usr/share/dictd/{name}.dict.dz").read()   # index offsets are in bytes
     seen = set()
     with open(f"/usr/share/dictd/{name}.index", encoding="utf-8", errors="replace") as f:
         for line in f:
@@ -499,27 +497,47 @@ _GCIDE_SRC_RE = re.compile(r"\[(?:[^\]]*(?:Webster|WordNet|PJC|Century|Chambers|
                            r"Weekly|Sources|AS|RN|Ja|DC|JW|MW|Dict|Encyc)[^\]]*)\]")
 
 
+_GCIDE_HEAD_RE = re.compile(r'^[^\\\n]{1,80}?\\[^\\]*\\,?\s*(?:\([^)]*\)\s*)?,?\s*')
+_GCIDE_POS_RE = re.compile(r"^(?:(?:n|v|a|adj|adv|prep|conj|pron|interj|t|i|imp|p|pr|pl|sing|vb|"
+                           r"superl|compar|obs|pa|&|or|prefix|suffix)\.?[,;]?\s+)+")
+_GCIDE_CITE_RE = re.compile(r"\s*--\s*[A-Z][A-Za-z.'& ]{0,40}(?:\s[ivxlcdm]+\.?)?(?:\s?\d+[.,]?)*\s*$")
+_GCIDE_DERIV_RE = re.compile(r"--\s*\S*[*\"`]\S*,?\s*(?:(?:n|v|a|adv|t|i)\.\s*)+")
+
+
+def gcide_clean(p):
+    """One GCIDE paragraph -> plain text: no headword/pronunciation, part of speech, bracketed
+    etymology or source tags, sense numbers, domain labels, quotation attributions."""
+    p = _GCIDE_HEAD_RE.sub("", p, count=1) if "\\" in p[:100] else p
+    p = re.sub(r"\[[^\]]*\]", " ", p)                         # etymology, [Obs.], [1913 Webster]
+    p = re.sub(r"\([^)]*[\[\]=^~`][^)]*\)", " ", p)           # pronunciation guides
+    p = _GCIDE_DERIV_RE.sub(" ", p)
+    p = normalise(p)
+    for _ in range(3):
+        q = _GCIDE_POS_RE.sub("", p)
+        q = re.sub(r"^\d+\.\s*", "", q)
+        q = re.sub(r"^\((?:[A-Z][A-Za-z.]*\s*(?:&\s*)?)+\)\s*", "", q)   # (Zool.) (Bot.)
+        q = re.sub(r"^[-\u2014]+\s*", "", q)
+        if q == p:
+            break
+        p = q
+    p = _GCIDE_CITE_RE.sub("", p)
+    if "\\" in p or re.search(r"\w\*\w", p):
+        return ""
+    return p.strip(" ;,")
+
+
 def extract_gcide():
     for head, entry in _dictd_entries("gcide"):
-        lines = entry.split("\n")
-        body = "\n".join(lines[1:])
-        body = _GCIDE_SRC_RE.sub("", body)
-        body = _BRACES_RE.sub("", body)
         first_def = None
-        for para in _paragraphs(body):
-            p = para
-            if p.startswith("Syn:") or p.startswith("Note:") and False:
+        for para in _paragraphs(_BRACES_RE.sub("", entry)):
+            if para.lstrip().startswith(("Syn:", "Syn.", "Note:")):
                 continue
-            p = re.sub(r"^\d+\.\s*", "", p)
-            p = re.sub(r"^(?:\((?:[A-Z][a-z]+\.?\s*)+\)\s*)+", "", p)   # (Zool.) (Bot.)
-            p = re.sub(r"^--\s*", "", p)
-            if p.startswith("Syn:") or p.startswith("Syn."):
+            p = gcide_clean(para)
+            if not p:
                 continue
-            if re.match(r"^[a-z]+\.(?:\s*[a-z]+\.)*\s*;?\s*(?:p\. p\.|imp\.|pl\.|$)", p):
-                continue   # grammar line: "v. t. [imp. & p. p. ...]"
             for s in split_sentences(p):
                 yield ("u", s)
-            if first_def is None and n_words(p) >= 3 and not p.startswith("["):
+            if first_def is None and n_words(p) >= 3:
                 first_def = p
         if first_def:
             yield ("p", head, lead(first_def))
@@ -680,25 +698,61 @@ def extract_text(packages, path_re):
     return gen
 
 
-def extract_debian_descriptions():
-    r = subprocess.run(["apt-cache", "dumpavail"], capture_output=True, text=True,
-                       errors="replace")
+APT_LISTS = Path("/var/lib/apt/lists")
+
+
+def _translation_files():
+    return sorted(str(p) for p in APT_LISTS.glob("*_i18n_Translation-en*")
+                  if not p.name.endswith(".diff"))
+
+
+def debian_description_stanzas(allow_update):
+    """(package, description lines) from apt's English Translation files (long descriptions);
+    these are fetched by `apt-get update -o Acquire::Languages=en` (Debian's Docker images turn
+    them off). Falls back to `apt-cache dumpavail` (synopses, and long descriptions where the
+    Packages index still carries them)."""
+    files = _translation_files()
+    if not files and allow_update and os.geteuid() == 0:
+        log("fetching apt's English descriptions: apt-get update -o Acquire::Languages=en")
+        subprocess.run(["apt-get", "update", "-o", "Acquire::Languages=en"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        files = _translation_files()
+    texts = []
+    if files:
+        for path in files:
+            r = subprocess.run(["/usr/lib/apt/apt-helper", "cat-file", path], capture_output=True,
+                               text=True, errors="replace")
+            texts.append(r.stdout)
+    else:
+        log("no English Translation files: descriptions from apt-cache dumpavail only")
+        r = subprocess.run(["apt-cache", "dumpavail"], capture_output=True, text=True,
+                           errors="replace")
+        texts.append(r.stdout)
+    DEBIAN_STATE["description_files"] = [os.path.basename(f) for f in files] or ["apt-cache dumpavail"]
+    for text in texts:
+        for stanza in text.split("\n\n"):
+            pkg, desc_lines, in_desc = None, [], False
+            for line in stanza.split("\n"):
+                if line.startswith("Package:"):
+                    pkg = line.split(":", 1)[1].strip()
+                    in_desc = False
+                elif line.startswith(("Description:", "Description-en:")):
+                    desc_lines = [line.split(":", 1)[1].strip()]
+                    in_desc = True
+                elif in_desc and line.startswith(" "):
+                    desc_lines.append(line[1:])
+                else:
+                    in_desc = False
+            if pkg and desc_lines:
+                yield pkg, desc_lines
+
+
+DEBIAN_STATE = {}
+
+
+def extract_debian_descriptions(allow_update=True):
     seen = set()
-    for stanza in r.stdout.split("\n\n"):
-        pkg, desc_lines, in_desc = None, [], False
-        for line in stanza.split("\n"):
-            if line.startswith("Package:"):
-                pkg = line.split(":", 1)[1].strip()
-                in_desc = False
-            elif line.startswith("Description:"):
-                desc_lines = [line.split(":", 1)[1].strip()]
-                in_desc = True
-            elif in_desc and line.startswith(" "):
-                desc_lines.append(line[1:])
-            else:
-                in_desc = False
-        if not pkg or not desc_lines:
-            continue
+    for pkg, desc_lines in debian_description_stanzas(allow_update):
         key = (pkg, "\n".join(desc_lines))
         if key in seen:
             continue
@@ -735,6 +789,86 @@ def extract_debian_descriptions():
             yield ("p", synopsis, lead(first))
 
 
+# ---------------------------------------------------------------- POD (Perl documentation)
+
+_POD_CODE_RE = re.compile(r"[A-Z]<(?:<+\s(.*?)\s>+|([^<>]*))>", re.S)
+
+
+def pod_inline(text):
+    def rep(m):
+        inner = m.group(1) if m.group(1) is not None else m.group(2)
+        code = m.group(0)[0]
+        if code in "XZ":
+            return ""
+        if code == "E":
+            return {"lt": "<", "gt": ">", "verbar": "|", "sol": "/"}.get(inner, "")
+        if code == "L":
+            inner = inner.split("|", 1)[0] if "|" in inner else inner.replace("/", " ").strip('"')
+        return inner
+    for _ in range(4):
+        new = _POD_CODE_RE.sub(rep, text)
+        if new == text:
+            break
+        text = new
+    return text
+
+
+def strip_pod(src):
+    """POD -> (name_pairs, blocks): NAME line as a pair; headings as ("h", text), ordinary
+    paragraphs as ("p", text); verbatim (indented) paragraphs and =begin/=end blocks dropped."""
+    pairs, blocks = [], []
+    section, skip = "", False
+    for para in re.split(r"\n\s*\n", src):
+        if not para.strip():
+            continue
+        if para.startswith("="):
+            cmd, _, rest = para[1:].partition(" ")
+            cmd = cmd.strip()
+            rest = normalise(pod_inline(rest))
+            if cmd in ("begin", "for"):
+                skip = cmd == "begin"
+            elif cmd == "end":
+                skip = False
+            elif cmd.startswith("head"):
+                section = rest.upper()
+                blocks.append(("h", rest))
+            elif cmd == "item":
+                if rest and rest not in ("*", "o") and not rest.isdigit():
+                    blocks.append(("h", rest.lstrip("*0123456789. ")))
+            continue
+        if skip or para[:1] in (" ", "\t"):
+            continue
+        text = normalise(pod_inline(para))
+        if section == "NAME":
+            m = re.match(r"^(.+?)\s+-+\s+(.+)$", text)
+            if m:
+                pairs.append((m.group(1), m.group(2)))
+            continue
+        blocks.append(("p", text))
+    return pairs, blocks
+
+
+def extract_pod(packages):
+    def gen():
+        files = []
+        for pkg in packages:
+            files += [p for p in dpkg_files(pkg) if re.search(r"\.pod(?:\.gz)?$", p)]
+        for path in sorted(set(files)):
+            op = gzip.open if path.endswith(".gz") else open
+            with op(path, "rt", encoding="utf-8", errors="replace") as f:
+                src = f.read()
+            pairs, blocks = strip_pod(src)
+            for s, l in pairs:
+                yield ("p", s, l)
+                yield ("u", l)
+            units, hp = html_units(blocks)
+            for u in units:
+                yield ("u", u)
+            for s, l in hp:
+                yield ("p", s, l)
+    return gen
+
+
 # ---------------------------------------------------------------- sources
 
 def _apt_source_info():
@@ -742,6 +876,8 @@ def _apt_source_info():
     lines = [l.strip() for l in r.stdout.splitlines() if "release " in l and "o=Debian" in l]
     return sorted(set(lines))
 
+
+ALLOW_INSTALL = [True]
 
 SOURCES = [
     # name, packages, genre, licence summary (read from the copyright file), extractor
@@ -755,12 +891,13 @@ SOURCES = [
      lambda: _dictd_prose("jargon")()),
     ("vera", ["dict-vera"], "computing", "GFDL-1.1+ (no invariant sections)",
      lambda: extract_vera()),
-    ("debian-descriptions", [], "software", "each package's own (Debian archive Packages index)",
-     lambda: extract_debian_descriptions()),
+    ("debian-descriptions", [], "software",
+     "each package's own (Debian archive index: Packages + Translation-en)",
+     lambda: extract_debian_descriptions(ALLOW_INSTALL[0])),
     ("manpages", ["manpages", "manpages-dev"], "manual", "Linux man-pages: mixed free (see file)",
      lambda: extract_man(["manpages", "manpages-dev"])()),
     ("perl-doc", ["perl-doc"], "manual", "Artistic or GPL-1+ (Perl)",
-     lambda: extract_man(["perl-doc"])()),
+     lambda: extract_pod(["perl-doc"])()),
     ("python-doc", ["python3-doc", "python3.11-doc"], "reference", "PSF-2.0 (Python docs)",
      lambda: extract_html(["python3.11-doc"], r"/html/.*\.html$",
                           r"/(genindex|py-modindex|search|_static|_sources)")()),
@@ -774,6 +911,16 @@ SOURCES = [
                           r"(genindex|search)\.html$")()),
     ("gnu-standards", ["gnu-standards"], "reference", "GFDL-1.3+",
      lambda: extract_html(["gnu-standards"], r"\.html$")()),
+    ("debian-faq", ["debian-faq"], "reference", "permissive (verbatim and modified copies with notice)",
+     lambda: extract_html(["debian-faq"], r"\.en\.html$")()),
+    ("postgresql-doc", ["postgresql-doc-15"], "reference", "PostgreSQL licence (permissive)",
+     lambda: extract_html(["postgresql-doc-15"], r"/html/.*\.html$", r"(bookindex|release-)")()),
+    ("git-doc", ["git-doc"], "reference", "GPL-2",
+     lambda: extract_html(["git-doc"], r"\.html$")()),
+    ("sqlite-doc", ["sqlite3-doc"], "reference", "public domain",
+     lambda: extract_html(["sqlite3-doc"], r"\.html$", r"(releaselog|changes|chronology)")()),
+    ("gimp-help", ["gimp-help-en"], "reference", "GFDL-1.2+ (no invariant sections)",
+     lambda: extract_html(["gimp-help-en"], r"/help/en/.*\.html$")()),
     ("fortunes", ["fortunes", "fortunes-min", "fortunes-debian-hints"], "literary",
      "BSD (fortune-mod); BSD-3-clause (debian-hints)",
      lambda: extract_fortunes(["fortunes-min", "fortunes", "fortunes-debian-hints"])()),
@@ -839,6 +986,7 @@ def run(args):
     excl, excl_files = load_exclusions(datasets)
     log(f"exclusion keys: {len(excl)} from {len(excl_files)} files under {datasets}")
     wanted = set(args.sources.split(",")) if args.sources else None
+    ALLOW_INSTALL[0] = not args.no_install
 
     units = {}   # dedup_key -> (genre, text, source)
     pairs = {}   # (short key, long key) -> (genre, short, long, source)
@@ -894,6 +1042,7 @@ def run(args):
                  "seconds": round(time.time() - ts, 1)}
         if not pkgs:
             entry["apt_sources"] = _apt_source_info()
+            entry["description_files"] = DEBIAN_STATE.get("description_files")
         manifest_sources.append(entry)
         dropped_units += n_excl_u
         dropped_pairs += n_excl_p
@@ -1001,6 +1150,13 @@ def self_test():
                                 "An item of a list here."])
     check("html pairs", hp, [("Getting started", "Install the foo package first. Then run it as "
                                                  "root with care please.")])
+    pod = ("=head1 NAME\n\nperlfoo - how to foo in Perl\n\n=head1 DESCRIPTION\n\nUse "
+           "B<foo> with C<< $x >> and L<perlfunc/open> here.\n\n    my $code = 1;\n\n"
+           "=begin html\n\n<p>x</p>\n\n=end html\n")
+    pairs, blocks = strip_pod(pod)
+    check("pod name", pairs, [("perlfoo", "how to foo in Perl")])
+    check("pod blocks", blocks, [("h", "NAME"), ("h", "DESCRIPTION"),
+                                 ("p", "Use foo with $x and perlfunc open here.")])
     # exclusion filter on a made-up evaluation collection
     import tempfile
     with tempfile.TemporaryDirectory() as d:
