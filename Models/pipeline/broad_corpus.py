@@ -415,14 +415,18 @@ def copyright_licence(pkg):
     names = []
     for m in re.finditer(r"^License:[ \t]*(\S[^\n]*)$", text, re.M):
         n = m.group(1).strip()
-        if len(n) <= 60 and n not in names:
+        if re.fullmatch(r"[A-Za-z0-9.+_-]+(?:,?\s+(?:or|and|with)\s+[A-Za-z0-9.+_-]+)*", n) \
+                and n not in names:
             names.append(n)
     if names:
         return "; ".join(names)
-    for pat, name in ((r"GNU Free Documentation License", "GFDL"),
+    for pat, name in ((r"PYTHON SOFTWARE FOUNDATION LICENSE", "PSF"),
+                      (r"GNU Free Documentation License", "GFDL"),
                       (r"GNU General Public License", "GPL"),
                       (r"public domain", "public domain"),
                       (r"Open Publication License", "Open Publication License"),
+                      (r"Permission is granted to make and distribute verbatim copies",
+                       "permission to copy and modify with the notice"),
                       (r"BSD|Regents of the University of California", "BSD")):
         if re.search(pat, text, re.I):
             names.append(name)
@@ -615,8 +619,8 @@ def extract_fortunes(packages):
     def gen():
         files = []
         for pkg in packages:
-            files += [p for p in dpkg_files(pkg) if p.startswith("/usr/share/games/fortunes/")
-                      and "." not in os.path.basename(p)]
+            # English files only: the top directory (translations live in cs/, de/, ...)
+            files += [p for p in dpkg_files(pkg) if re.fullmatch(r"/usr/share/games/fortunes/[^/.]+", p)]
         for path in sorted(set(files)):
             text = Path(path).read_text(encoding="utf-8", errors="replace")
             for fort in re.split(r"^%\s*$", text, flags=re.M):
@@ -881,7 +885,7 @@ ALLOW_INSTALL = [True]
 
 SOURCES = [
     # name, packages, genre, licence summary (read from the copyright file), extractor
-    ("gcide", ["dict-gcide"], "dictionary", "GPL-3+ (GCIDE; Webster 1913 is public domain)",
+    ("gcide", ["dict-gcide"], "dictionary", "GPL-2+ (GCIDE; its Webster 1913 text is public domain)",
      lambda: extract_gcide()),
     ("wordnet", ["wordnet-base"], "dictionary", "WordNet 3.0 licence (permissive)",
      lambda: extract_wordnet()),
