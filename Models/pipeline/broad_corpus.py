@@ -635,6 +635,17 @@ def extract_fortunes(packages):
     return gen
 
 
+def extract_kjv():
+    """The King James Bible, one verse a line from the `bible` program (bible-kjv)."""
+    r = subprocess.run(["bible", "-l0", "Gen1:1-Rev22:21"], capture_output=True, text=True,
+                       errors="replace", stdin=subprocess.DEVNULL)
+    for line in r.stdout.splitlines():
+        m = re.match(r"^\s*\d+\s+(.+)$", line)
+        if m:
+            for u in chunk_passage(m.group(1)):
+                yield ("u", u)
+
+
 def extract_man(packages):
     def gen():
         files = []
@@ -925,16 +936,30 @@ SOURCES = [
      lambda: extract_html(["sqlite3-doc"], r"\.html$", r"(releaselog|changes|chronology)")()),
     ("gimp-help", ["gimp-help-en"], "reference", "GFDL-1.2+ (no invariant sections)",
      lambda: extract_html(["gimp-help-en"], r"/help/en/.*\.html$")()),
-    ("fortunes", ["fortunes", "fortunes-min", "fortunes-debian-hints"], "literary",
-     "BSD (fortune-mod); BSD-3-clause (debian-hints)",
-     lambda: extract_fortunes(["fortunes-min", "fortunes", "fortunes-debian-hints"])()),
+    ("fortunes", ["fortunes", "fortunes-min", "fortunes-debian-hints", "fortune-anarchism"],
+     "literary", "BSD (fortune-mod); BSD-3-clause (debian-hints); public domain (anarchism)",
+     lambda: extract_fortunes(["fortunes-min", "fortunes", "fortunes-debian-hints",
+                               "fortune-anarchism"])()),
+    ("kjv-bible", ["bible-kjv", "bible-kjv-text"], "literary",
+     "text public domain (outside the UK); package GPL-2+",
+     lambda: extract_kjv()),
 ]
 
 
 # ---------------------------------------------------------------- exclusion
 
-def load_exclusions(root: Path):
-    """Exclusion keys from every evaluation text under root; (keys, counts per file)."""
+SHINGLE = 8   # words: a unit sharing any run of this many words with an evaluation text is dropped
+
+
+def text_shingles(key: str):
+    """Hashes of the SHINGLE-word runs of an exclusion key (none if it is shorter)."""
+    w = key.split()
+    return {hash(" ".join(w[i:i + SHINGLE])) for i in range(len(w) - SHINGLE + 1)}
+
+
+def load_exclusions(root: Path, shingles=None):
+    """Exclusion keys from every evaluation text under root; (keys, counts per file). With a set
+    as `shingles`, also collects the hashes of every SHINGLE-word run of those texts."""
     keys, per_file = set(), {}
     if not root.is_dir():
         return keys, per_file
@@ -973,6 +998,8 @@ def load_exclusions(root: Path):
             k = exclusion_key(t)
             if k:
                 keys.add(k)
+                if shingles is not None:
+                    shingles.update(text_shingles(k))
         per_file[str(path.relative_to(root))] = len(keys) - before
     return keys, per_file
 
@@ -987,8 +1014,20 @@ def run(args):
         sys.exit(f"refusing to write inside the repository: {out}")
     out.mkdir(parents=True, exist_ok=True)
     datasets = Path(args.datasets).resolve()
-    excl, excl_files = load_exclusions(datasets)
-    log(f"exclusion keys: {len(excl)} from {len(excl_files)} files under {datasets}")
+    excl_sh = set()
+    excl, excl_files = load_exclusions(datasets, excl_sh)
+    log(f"exclusion keys: {len(excl)} texts, {len(excl_sh)} {SHINGLE}-word runs, "
+        f"from {len(excl_files)} files under {datasets}")
+
+    def excluded(text):
+        """'exact' if the text is an evaluation text, 'overlap' if it shares a SHINGLE-word run
+        with one, else None."""
+        k = exclusion_key(text)
+        if k in excl:
+            return "exact"
+        if excl_sh and not excl_sh.isdisjoint(text_shingles(k)):
+            return "overlap"
+        return None
     wanted = set(args.sources.split(",")) if args.sources else None
     ALLOW_INSTALL[0] = not args.no_install
 
@@ -996,7 +1035,8 @@ def run(args):
     pairs = {}   # (short key, long key) -> (genre, short, long, source)
     manifest_sources = []
     dropped_units = dropped_pairs = 0
-    dropped_examples = []
+    dropped_examples = {"exact": [], "overlap": []}
+    excl_kinds = {"exact": 0, "overlap": 0}
     for name, pkgs, genre, licence, fn in SOURCES:
         if wanted and name not in wanted:
             continue
@@ -1012,10 +1052,12 @@ def run(args):
                 if not acceptable(t):
                     n_rej += 1
                     continue
-                if exclusion_key(t) in excl:
+                why = excluded(t)
+                if why:
                     n_excl_u += 1
-                    if len(dropped_examples) < 20:
-                        dropped_examples.append(t)
+                    excl_kinds[why] += 1
+                    if len(dropped_examples[why]) < 15:
+                        dropped_examples[why].append(t)
                     continue
                 k = dedup_key(t)
                 if k in units:
@@ -1028,7 +1070,7 @@ def run(args):
                 if not s or not acceptable(l, min_words=2, max_words=PAIR_LONG_MAX + 20) \
                         or n_words(s) > PAIR_SHORT_MAX or dedup_key(s) == dedup_key(l):
                     continue
-                if exclusion_key(s) in excl and n_words(s) >= MIN_WORDS or exclusion_key(l) in excl:
+                if (n_words(s) >= MIN_WORDS and excluded(s)) or excluded(l):
                     n_excl_p += 1
                     continue
                 k = (dedup_key(s), dedup_key(l))
@@ -1081,7 +1123,10 @@ def run(args):
                    "words_p90": words[int(len(words) * 0.9)] if words else 0,
                    "share_under_40_words": round(sum(w < 40 for w in words) / max(1, len(words)), 4)},
         "exclusion": {"datasets": str(datasets), "keys": len(excl), "keys_per_file": excl_files,
+                      "shingle_words": SHINGLE, "shingles": len(excl_sh),
                       "dropped_units": dropped_units, "dropped_pairs": dropped_pairs,
+                      "dropped_units_exact": excl_kinds["exact"],
+                      "dropped_units_overlap": excl_kinds["overlap"],
                       "examples": dropped_examples},
         "seconds": round(time.time() - t0, 1),
     }
@@ -1170,14 +1215,21 @@ def self_test():
         (root / "sim" / "pairs.tsv").write_text(
             "sentence1\tsentence2\tscore\nA cat sits on the mat.\tA dog runs.\t1.0\n")
         (root / "ir" / "corpus.jsonl").write_text(json.dumps(
-            {"_id": "1", "title": "Wing flutter at speed", "text": "We measured flutter. It grows "
-             "with speed."}) + "\n")
+            {"_id": "1", "title": "Wing flutter at speed", "text": "We measured flutter at high "
+             "speed. It grows with speed."}) + "\n")
         keys, _ = load_exclusions(root)
         check("excl sentence", exclusion_key("a cat  sits on the MAT") in keys, True)
         check("excl doc sentence", exclusion_key("It grows with speed.") in keys, True)
         check("excl title", exclusion_key("wing flutter at speed") in keys, True)
         check("excl other", exclusion_key("A cat sits on a mat.") in keys, False)
         check("excl score", "1 0" in keys, False)
+        sh = set()
+        load_exclusions(root, sh)
+        check("shingle hit", bool(sh & text_shingles("as we said we measured flutter at high speed "
+                                                     "it grows")), True)
+        check("shingle miss", bool(sh & text_shingles("we measured drag at high speed it grows "
+                                                      "with")), False)
+        check("shingle short", text_shingles("a b c"), set())
     if fails:
         for f in fails:
             print("FAIL", f)
