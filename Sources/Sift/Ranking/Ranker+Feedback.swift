@@ -31,13 +31,8 @@ extension Ranker {
         guard request.mode == .hybrid, fusion.keywordFeedbackDocuments > 0, fusion.keywordFeedbackTerms > 0, semantic.hasCosine,
             case .linear(let alpha) = fusion.method
         else { return }
-        let normalizer = MinMaxNormalizer(rows: candidates, keyword: bm25, cosine: buffers.cosine)
-        var first = TopK<ItemID>(k: fusion.keywordFeedbackDocuments)
-        for row in candidates {
-            let fused = normalizer.linear(alpha: alpha, keyword: bm25[Int(row)], cosine: buffers.cosine[Int(row)])
-            first.insert(score: fused, row: row, key: items[Int(row)]!.id)
-        }
-        let feedbackItems = first.sorted().map { items[Int($0.row)]! }
+        let first = firstPass(alpha: alpha, count: fusion.keywordFeedbackDocuments)
+        let feedbackItems = first.sorted(precedes: order.precedes).map { items[Int($0.row)]! }
         let exclude = Set(request.terms.flatMap(\.terms))
         let terms = state.keyword.feedbackTerms(of: feedbackItems, exclude: exclude, count: fusion.keywordFeedbackTerms)
         report.feedbackTerms = terms

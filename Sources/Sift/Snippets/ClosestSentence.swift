@@ -22,13 +22,13 @@ struct ClosestSentence {
         if sentences.contains(where: { $0.words >= 3 }) { sentences.removeAll { $0.words < 3 } }
         guard sentences.count <= budget else { return nil }
         budget -= sentences.count
-        for sentence in sentences.map({ (bytes: $0.bytes, scalars: $0.scalars) }) {
+        for sentence in sentences {
             let text = String(decoding: matched.bytes[sentence.bytes], as: UTF8.self)
             vector.withUnsafeMutableBufferPointer { embedder.embed(text, into: $0) }
             var dot: Float = 0
             for j in 0..<min(vector.count, query.count) { dot += vector[j] * query[j] }
             guard dot.isFinite, dot != 0 else { continue }
-            if best == nil || dot > best!.score { best = (dot, sentence) }
+            if best == nil || dot > best!.score { best = (dot, (sentence.bytes, sentence.scalars)) }
         }
         return best?.range
     }
