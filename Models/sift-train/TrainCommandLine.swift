@@ -25,6 +25,9 @@ enum TrainCommandLine {
             option("--min-n", "N", "shortest character n-gram (default 3)"),
             option("--max-n", "N", "longest character n-gram (default 5)"),
             option("--no-bigrams", nil, "no word-bigram features"),
+            option(
+                "--ngrams-for-unknown-only", nil,
+                "character n-grams only for words outside the vocabulary filter (a known word is its unigram row)"),
             option("--word-weight", "W", "weight of word features (default 1)"),
             option("--char-weight", "W", "weight of character n-gram features (default 1)"),
             option("--bigram-weight", "W", "weight of bigram features (default 1)"),
@@ -43,6 +46,12 @@ enum TrainCommandLine {
             option("--extra-words", "FILE", "more teacher-embedded words: FILE and FILE's .f32 beside it", repeatable: true),
             option("--extra-sentences", "FILE", "more teacher-embedded sentences, as --extra-words", repeatable: true),
             option("--extra-documents", "FILE", "whole documents, fitted with --document-example-weight", repeatable: true),
+            option(
+                "--pairs", "FILE",
+                "short → long pairs (genre<TAB>short<TAB>long): the short text is fitted to its long text's teacher vector; the long text must be a training text",
+                repeatable: true),
+            option("--pair-weight", "W", "weight of a pair example (default 1)"),
+            option("--pair-genres", "G,G,...", "only the pairs of these genres (default: all)"),
             option("--word-limit", "N", "use only the first N words of the cache"),
             option("--sentence-limit", "N", "use only N sentences of the cache, evenly spread"),
             option("--filter-bits", "N", "2^N-bit vocabulary filter (default 24; 0: none)"),
@@ -72,7 +81,7 @@ enum TrainCommandLine {
     /// The evaluation options of `train` and `eval`.
     static let evaluation = [
         option("--similarity", "DIR", "directory of the similarity files (STS-B, SICK, WordSim-353, SimLex-999)"),
-        option("--beir", "DIR", "BEIR dataset to rank (corpus.jsonl, queries.jsonl, qrels/)"),
+        option("--beir", "DIR", "BEIR dataset to rank (corpus.jsonl, queries.jsonl, qrels/), each --split it has", repeatable: true),
         option("--split", "S", "qrels split of --beir (default train)", repeatable: true),
         option("--typo", "DIR", "a typo'd copy of --beir's queries (DIR/queries.jsonl)", repeatable: true),
     ]

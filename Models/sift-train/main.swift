@@ -17,13 +17,15 @@ func report(_ embedder: some Embedder, label: String, options: Options, full: Bo
             parts.append(String(format: "%@ %.4f (%d)", name, r.spearman, r.pairs))
         }
     }
-    if let dir = options.string("beir") {
+    for dir in options.all("beir") {
+        let name = (dir as NSString).lastPathComponent
         for split in options.all("split").isEmpty ? ["train"] : options.all("split") {
+            guard FileManager.default.fileExists(atPath: dir + "/qrels/\(split).tsv") else { continue }
             let data = try Evaluation.BEIR(directory: dir, split: split)
             let docs = Evaluation.embedAll(embedder, data.docTexts)
             let clean = Evaluation.ndcg(embedder, data, docVectors: docs)
-            parts.append(String(format: "beir %@ ndcg@10 %.4f (%d q)", split, clean.ndcg, clean.queries))
-            if full {
+            parts.append(String(format: "beir %@ %@ ndcg@10 %.4f (%d q)", name, split, clean.ndcg, clean.queries))
+            if full && dir == options.all("beir").first {  // the typo'd queries are the first collection's
                 for typoDir in options.all("typo") {
                     let t = try Evaluation.BEIR(directory: dir, split: split, queriesFile: typoDir + "/queries.jsonl")
                     let r = Evaluation.ndcg(embedder, t, docVectors: docs)
@@ -49,7 +51,7 @@ func train(_ o: Options) throws {
         bucketBits: bits, minN: try o.int("min-n", 3), maxN: try o.int("max-n", 5),
         usesBigrams: !o.flags.contains("no-bigrams"),
         wordWeight: try o.float("word-weight", 1), charWeight: try o.float("char-weight", 1),
-        bigramWeight: try o.float("bigram-weight", 1))
+        bigramWeight: try o.float("bigram-weight", 1), nGramsOnlyForUnknownWords: o.flags.contains("ngrams-for-unknown-only"))
     let solver = CGLSSolver(
         lambda: try o.float("lambda", 1e-3), iterations: try o.int("iterations", 60),
         checkpoints: (o.string("checkpoints") ?? "").split(separator: ",").compactMap { Int($0) },
@@ -60,11 +62,12 @@ func train(_ o: Options) throws {
     let wordWeight = try o.float("word-example-weight", 1)
     let sentenceWeight = try o.float("sentence-example-weight", 1)
     let documentWeight = try o.float("document-example-weight", 1)
+    let pairWeight = try o.float("pair-weight", 1)
     let seed = UInt64(try o.int("seed", 20_261_202))
     let center = !o.flags.contains("no-center")
     log("sift-train train: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
     log(
-        "config: dim \(dim), buckets 2^\(bits), n-grams \(featurizer.minN)...\(featurizer.maxN), bigrams \(featurizer.usesBigrams), kind weights word \(featurizer.wordWeight) char \(featurizer.charWeight) bigram \(featurizer.bigramWeight), lambda \(solver.lambda), iterations \(solver.iterations), typos top \(typoTop) × \(typoCopies) weight \(typoWeight), example weights word \(wordWeight) sentence \(sentenceWeight) document \(documentWeight), centre \(center), seed \(seed)"
+        "config: dim \(dim), buckets 2^\(bits), n-grams \(featurizer.minN)...\(featurizer.maxN), bigrams \(featurizer.usesBigrams), kind weights word \(featurizer.wordWeight) char \(featurizer.charWeight) bigram \(featurizer.bigramWeight), lambda \(solver.lambda), iterations \(solver.iterations), typos top \(typoTop) × \(typoCopies) weight \(typoWeight), example weights word \(wordWeight) sentence \(sentenceWeight) document \(documentWeight) pair \(pairWeight), centre \(center), seed \(seed)"
     )
 
     // Teacher cache.
@@ -113,6 +116,20 @@ func train(_ o: Options) throws {
     sentences += extraDocuments.texts
     sentenceVectors += extraDocuments.vectors
     let firstDocument = sentences.count - extraDocuments.texts.count
+    // Short → long pairs: the short text is fitted to its long text's teacher vector.
+    var pairs: [(short: String, row: Int)] = []
+    if !o.all("pairs").isEmpty {
+        var rowOf: [String: Int] = [:]
+        for (j, s) in sentences.enumerated() { rowOf[PairExamples.key(s)] = words.count + j }
+        let genres = Set((o.string("pair-genres") ?? "").split(separator: ",").map(String.init))
+        for path in o.all("pairs") {
+            let read = try PairExamples(path: path, rowOf: rowOf, genres: genres)
+            pairs += read.examples
+            log(
+                "pairs: \(path): \(read.read) read, \(read.examples.count) matched, \(read.unmatched) long texts not among the training texts, \(read.skippedGenre) of other genres"
+            )
+        }
+    }
     let nW = words.count
     let nS = sentences.count
     log("teacher cache: \(nW) words, \(nS) sentences (\(elapsed(t0)))")
@@ -190,6 +207,9 @@ func train(_ o: Options) throws {
     if ngramCount > 0 { log("n-gram-only copies: \(ngramCount) words, weight \(ngramWeight)") }
     for (j, s) in sentences.enumerated()
     where !set.add(s, target: nW + j, weight: j < firstDocument ? sentenceWeight : documentWeight) { skipped += 1 }
+    var pairCount = 0
+    for p in pairs where set.add(p.short, target: p.row, weight: pairWeight) { pairCount += 1 }
+    if !pairs.isEmpty { log("pair examples: \(pairCount), weight \(pairWeight)") }
     set.finish()
     log(
         "design: \(set.exampleCount) examples (\(typoCount) typo copies, \(skipped) texts without terms), \(set.termCount) distinct terms, \(set.featureNonZeros) non-zeros (\(elapsed(t0)))"

@@ -101,7 +101,7 @@ enum ModelFileFormat {
         guard maxN == 0 || (2 <= minN && minN <= maxN && maxN <= 16) else {
             throw fail(.inconsistent("character n-gram range \(minN)...\(maxN) is invalid"))
         }
-        guard flags & ~1 == 0 else { throw fail(.inconsistent("unknown feature flags \(flags)")) }
+        guard flags & ~3 == 0 else { throw fail(.inconsistent("unknown feature flags \(flags)")) }
         guard let quantization = Quantization(rawValue: bytes[31]) else {
             throw fail(.inconsistent("unknown quantisation \(bytes[31])"))
         }
@@ -142,7 +142,7 @@ enum ModelFileFormat {
         let featurizer = NGramFeaturizer(
             bucketBits: bucketBits, minN: maxN == 0 ? 0 : minN, maxN: maxN, usesBigrams: flags & 1 != 0,
             wordWeight: weights.0, charWeight: weights.1, bigramWeight: weights.2,
-            stopWords: stopWords, vocabulary: vocabulary)
+            stopWords: stopWords, vocabulary: vocabulary, nGramsOnlyForUnknownWords: flags & 2 != 0)
         return Header(
             dimension: dimension, featurizer: featurizer, quantization: quantization, name: name,
             checksum: stored, layout: layout)
@@ -207,7 +207,7 @@ enum ModelFileFormat {
         put32(hashFNV1a64Fibonacci, 24)
         out[28] = UInt8(featurizer.maxN == 0 ? 0 : featurizer.minN)
         out[29] = UInt8(featurizer.maxN)
-        out[30] = featurizer.usesBigrams ? 1 : 0
+        out[30] = (featurizer.usesBigrams ? 1 : 0) | (featurizer.nGramsOnlyForUnknownWords ? 2 : 0)
         out[31] = quantization.rawValue
         put32(featurizer.wordWeight.bitPattern, 32)
         put32(featurizer.charWeight.bitPattern, 36)

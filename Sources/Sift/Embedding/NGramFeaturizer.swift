@@ -40,12 +40,17 @@ package struct NGramFeaturizer: Sendable, Equatable {
     package let stopWords: [String]
     /// The unigrams and bigrams the model was trained on, or nil to use every one.
     package let vocabulary: FeatureFilter?
+    /// Character n-grams only for a word the vocabulary filter does not hold (a typo, a word
+    /// never seen in training): a known word is its unigram row alone, which is cheaper to
+    /// embed. Needs a vocabulary filter; without one every word is unknown.
+    package let nGramsOnlyForUnknownWords: Bool
     let stopWordTable: StopWordTable
 
     package init(
         bucketBits: Int, minN: Int = 3, maxN: Int = 5, usesBigrams: Bool = true,
         wordWeight: Float = 1, charWeight: Float = 1, bigramWeight: Float = 1,
-        stopWords: [String] = StopWords.english.sorted(), vocabulary: FeatureFilter? = nil
+        stopWords: [String] = StopWords.english.sorted(), vocabulary: FeatureFilter? = nil,
+        nGramsOnlyForUnknownWords: Bool = false
     ) {
         precondition((1...30).contains(bucketBits), "bucketBits must be in 1...30")
         precondition(maxN == 0 || (2 <= minN && minN <= maxN && maxN <= 16), "bad n-gram range")
@@ -58,6 +63,7 @@ package struct NGramFeaturizer: Sendable, Equatable {
         self.bigramWeight = bigramWeight
         self.stopWords = stopWords
         self.vocabulary = vocabulary
+        self.nGramsOnlyForUnknownWords = nGramsOnlyForUnknownWords
         self.stopWordTable = StopWordTable(stopWords)
     }
 
@@ -66,7 +72,7 @@ package struct NGramFeaturizer: Sendable, Equatable {
         NGramFeaturizer(
             bucketBits: bucketBits, minN: minN, maxN: maxN, usesBigrams: usesBigrams,
             wordWeight: wordWeight, charWeight: charWeight, bigramWeight: bigramWeight,
-            stopWords: stopWords, vocabulary: vocabulary)
+            stopWords: stopWords, vocabulary: vocabulary, nGramsOnlyForUnknownWords: nGramsOnlyForUnknownWords)
     }
 
     package static func == (a: NGramFeaturizer, b: NGramFeaturizer) -> Bool {
@@ -74,6 +80,7 @@ package struct NGramFeaturizer: Sendable, Equatable {
             && a.usesBigrams == b.usesBigrams && a.wordWeight == b.wordWeight
             && a.charWeight == b.charWeight && a.bigramWeight == b.bigramWeight
             && a.stopWords == b.stopWords && a.vocabulary == b.vocabulary
+            && a.nGramsOnlyForUnknownWords == b.nGramsOnlyForUnknownWords
     }
 
     /// Number of buckets, `1 << bucketBits`.
@@ -161,8 +168,9 @@ package struct NGramFeaturizer: Sendable, Equatable {
         of term: UnsafeBufferPointer<UInt8>, _ body: (Int, Float) -> Void
     ) {
         let h = Self.unigramHash(term)
-        if vocabulary?.contains(h) ?? true { body(bucket(ofHash: h), wordWeight) }
-        forEachCharNGram(of: term, body)
+        let known = vocabulary?.contains(h) ?? true
+        if known { body(bucket(ofHash: h), wordWeight) }
+        if !(known && nGramsOnlyForUnknownWords && vocabulary != nil) { forEachCharNGram(of: term, body) }
     }
 
     /// Calls `body(bucket, weight)` for the character n-grams of one term.
@@ -253,8 +261,11 @@ package struct NGramFeaturizer: Sendable, Equatable {
         var previous: UInt64? = nil
         forEachTerm(in: text) { term in
             let h = Self.unigramHash(term)
-            if vocabulary?.contains(h) ?? true { body(bucket(ofHash: h), wordWeight, .word) }
-            forEachCharNGram(of: term) { bucket, weight in body(bucket, weight, .charNGram) }
+            let known = vocabulary?.contains(h) ?? true
+            if known { body(bucket(ofHash: h), wordWeight, .word) }
+            if !(known && nGramsOnlyForUnknownWords && vocabulary != nil) {
+                forEachCharNGram(of: term) { bucket, weight in body(bucket, weight, .charNGram) }
+            }
             if usesBigrams {
                 if let prefix = previous, let bucket = bigramBucket(prefix: prefix, second: term) {
                     body(bucket, bigramWeight, .bigram)

@@ -85,6 +85,14 @@ struct ModelFileTests {
         let filteredLoaded = try HashedNGramEmbedder(contentsOf: write(filtered.fileContents(), "filtered.siftmodel"))
         #expect(filteredLoaded.featurizer.vocabulary == filter)
         #expect(filteredLoaded.embed("machine learning") == filtered.embed("machine learning"))
+        let f = model.featurizer
+        let sparse = HashedNGramEmbedder(
+            featurizer: NGramFeaturizer(
+                bucketBits: f.bucketBits, vocabulary: filter, nGramsOnlyForUnknownWords: true),
+            dimension: 32, weights: [Float](repeating: 0.5, count: 256 * 32), quantized: true)
+        let sparseLoaded = try HashedNGramEmbedder(contentsOf: write(sparse.fileContents(), "sparse.siftmodel"))
+        #expect(sparseLoaded.featurizer.nGramsOnlyForUnknownWords && sparseLoaded.featurizer == sparse.featurizer)
+        #expect(sparseLoaded.fingerprint != filteredLoaded.fingerprint)
         let fp32 = tinyModel(quantized: false)
         let fp32Loaded = try HashedNGramEmbedder(contentsOf: write(fp32.fileContents(), "tiny32.siftmodel"))
         #expect(fp32Loaded.embed("machine learning") == fp32.embed("machine learning"))

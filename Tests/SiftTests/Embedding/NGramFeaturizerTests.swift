@@ -75,6 +75,26 @@ struct NGramFeaturizerTests {
         #expect(featurizer.features(of: "machien").filter { $0.kind == .word }.count == 1)
     }
 
+    @Test("With n-grams only for unknown words, a known word is its unigram alone; an unknown one its n-grams")
+    func nGramsOnlyForUnknownWords() {
+        var filter = FeatureFilter(log2Bits: 12, probes: 3)
+        var w = "machine"
+        w.withUTF8 { filter.insert(NGramFeaturizer.unigramHash($0)) }
+        let plain = featurizer.with(vocabulary: filter)
+        let sparse = NGramFeaturizer(bucketBits: 17, vocabulary: filter, nGramsOnlyForUnknownWords: true)
+        #expect(sparse != plain)
+        let known = sparse.features(of: "machine")
+        #expect(known.count == 1 && known[0].kind == .word)
+        #expect(known[0].bucket == plain.features(of: "machine").first { $0.kind == .word }?.bucket)
+        // An unknown word: the same n-grams as without the option.
+        let unknown = sparse.features(of: "machien")
+        #expect(!unknown.isEmpty && unknown.allSatisfy { $0.kind == .charNGram })
+        #expect(unknown.map(\.bucket) == plain.features(of: "machien").map(\.bucket))
+        // Without a vocabulary filter every word is unknown: the option changes nothing.
+        let unfiltered = NGramFeaturizer(bucketBits: 17, nGramsOnlyForUnknownWords: true)
+        #expect(unfiltered.features(of: "machine learning").map(\.bucket) == featurizer.features(of: "machine learning").map(\.bucket))
+    }
+
     @Test("Texts without terms have no features")
     func noFeatures() {
         #expect(featurizer.features(of: "").isEmpty)
