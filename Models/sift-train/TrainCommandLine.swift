@@ -82,6 +82,8 @@ enum TrainCommandLine {
     static let evaluation = [
         option("--similarity", "DIR", "directory of the similarity files (STS-B, SICK, WordSim-353, SimLex-999)"),
         option("--beir", "DIR", "BEIR dataset to rank (corpus.jsonl, queries.jsonl, qrels/), each --split it has", repeatable: true),
+        option("--term-weighting", "P,P,...", "also rank with terms weighted by idf^P over the collection (an experiment)"),
+        option("--zipf", "FILE", "with --term-weighting: also weight by a general word list's Zipf frequencies (words.tsv)"),
         option("--split", "S", "qrels split of --beir (default train)", repeatable: true),
         option("--typo", "DIR", "a typo'd copy of --beir's queries (DIR/queries.jsonl)", repeatable: true),
     ]

@@ -25,6 +25,25 @@ func report(_ embedder: some Embedder, label: String, options: Options, full: Bo
             let docs = Evaluation.embedAll(embedder, data.docTexts)
             let clean = Evaluation.ndcg(embedder, data, docVectors: docs)
             parts.append(String(format: "beir %@ %@ ndcg@10 %.4f (%d q)", name, split, clean.ndcg, clean.queries))
+            if let base = embedder as? HashedNGramEmbedder {
+                for p in (options.string("term-weighting") ?? "").split(separator: ",").compactMap({ Float($0) }) {
+                    let weighted = TermWeightedEmbedder(base: base, documents: data.docTexts, power: p)
+                    let r = Evaluation.ndcg(weighted, data)
+                    parts.append(String(format: "idf^%.2f %@ %@ ndcg@10 %.4f", p, name, split, r.ndcg))
+                    let queryOnly = Evaluation.ndcg(weighted, data, docVectors: docs)
+                    parts.append(String(format: "query-idf^%.2f %@ %@ ndcg@10 %.4f", p, name, split, queryOnly.ndcg))
+                    if let path = options.string("zipf") {
+                        var zipf: [String: Float] = [:]
+                        for line in try readLines(path) {
+                            let f = line.split(separator: "\t")
+                            if f.count == 2, let z = Float(f[1]) { zipf[String(f[0])] = z }
+                        }
+                        let general = TermWeightedEmbedder(base: base, zipf: zipf, power: p)
+                        let g = Evaluation.ndcg(general, data)
+                        parts.append(String(format: "zipf-idf^%.2f %@ %@ ndcg@10 %.4f", p, name, split, g.ndcg))
+                    }
+                }
+            }
             if full && dir == options.all("beir").first {  // the typo'd queries are the first collection's
                 for typoDir in options.all("typo") {
                     let t = try Evaluation.BEIR(directory: dir, split: split, queriesFile: typoDir + "/queries.jsonl")

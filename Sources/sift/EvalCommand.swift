@@ -43,6 +43,9 @@ enum EvalCommand: Command {
             OptionSpec(
                 names: ["--keyword-feedback"], value: "D,T,W",
                 help: "keyword feedback to try: first-pass documents, terms, weight (default 1,20,0.4; 0,0,0 off)"),
+            OptionSpec(
+                names: ["--term-weighting"], value: "P",
+                help: "query words weighted by idf^P in the semantic half (FusionParameters.queryTermWeighting; 0 off)"),
         ],
         positionals: 0...0)
 
@@ -100,6 +103,10 @@ enum EvalCommand: Command {
             fusion.keywordFeedbackDocuments = d
             fusion.keywordFeedbackTerms = t
             fusion.keywordFeedbackWeight = w
+        }
+        fusion.queryTermWeighting = try a.float("--term-weighting", default: fusion.queryTermWeighting)
+        guard fusion.queryTermWeighting >= 0, fusion.queryTermWeighting.isFinite else {
+            throw UsageError("--term-weighting expects a number ≥ 0, got \"\(a.value("--term-weighting") ?? "")\"")
         }
         if a.value("--keyword-candidates") != nil {
             fusion.keywordCandidates = try a.int("--keyword-candidates", default: 0, range: 0...100_000_000)

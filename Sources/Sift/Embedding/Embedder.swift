@@ -47,6 +47,13 @@ extension Embedder {
 }
 
 /// A model that can tell which words it learned: spelling correction leaves those alone.
+/// An embedder that can weight a text's terms unequally (the query's words by their rarity in
+/// the index: ``QueryTermWeights``).
+package protocol TermWeightedEmbedder: Embedder {
+    func embed(
+        _ text: String, termWeight: (UnsafeBufferPointer<UInt8>) -> Float, into output: UnsafeMutableBufferPointer<Float>)
+}
+
 package protocol WordVocabulary: Sendable {
     /// Whether `word` (a normalised, lower-case word) was (probably) in the training vocabulary.
     func recognizes(word: String) -> Bool

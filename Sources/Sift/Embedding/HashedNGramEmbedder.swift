@@ -147,6 +147,34 @@ public struct HashedNGramEmbedder: Embedder {
     }
 }
 
+extension HashedNGramEmbedder: TermWeightedEmbedder {
+    /// `text`'s unit vector with each term's features weighted by `termWeight(term)` (the term as
+    /// the model sees it: lower-cased, diacritics folded, UTF-8) and each bigram by the geometric
+    /// mean of its two terms' weights; with every weight 1, exactly ``embed(_:into:)``.
+    package func embed(
+        _ text: String, termWeight: (UnsafeBufferPointer<UInt8>) -> Float, into output: UnsafeMutableBufferPointer<Float>
+    ) {
+        precondition(output.count == dimension, "output must have \(dimension) components")
+        output.update(repeating: 0)
+        let acc = output.baseAddress!
+        let table = self.table
+        let capacity = 256
+        withUnsafeTemporaryAllocation(of: EmbeddingTable.Term.self, capacity: capacity) { batch in
+            var n = 0
+            featurizer.forEachFeature(in: text, termWeight: termWeight) { bucket, weight in
+                batch[n] = EmbeddingTable.Term(bucket: Int32(truncatingIfNeeded: bucket), weight: weight)
+                n += 1
+                if n == capacity {
+                    table.accumulate(UnsafeBufferPointer(batch), into: acc)
+                    n = 0
+                }
+            }
+            if n > 0 { table.accumulate(UnsafeBufferPointer(rebasing: batch[0..<n]), into: acc) }
+        }
+        normalizeOrZero(output)
+    }
+}
+
 extension HashedNGramEmbedder: WordVocabulary {
     /// Whether the model's vocabulary filter holds `word`'s unigram feature; false for a model
     /// without a filter (then every word counts as unknown to it).

@@ -276,6 +276,29 @@ package struct NGramFeaturizer: Sendable, Equatable {
     }
 
     /// Every feature of `text` as (bucket, weight, kind) triples; convenient for tests and tools.
+    /// The features of ``forEachFeature(in:_:)`` in the same order, each term's (its unigram
+    /// and character n-grams) multiplied by `termWeight(term)` and each bigram by the geometric
+    /// mean of its two terms' weights. With every weight 1 the weights are the same bits.
+    @inline(__always)
+    package func forEachFeature(
+        in text: String, termWeight: (UnsafeBufferPointer<UInt8>) -> Float, _ body: (Int, Float) -> Void
+    ) {
+        var previous: UInt64? = nil
+        var previousWeight: Float = 1
+        forEachTerm(in: text) { term in
+            let w = termWeight(term)
+            forEachWordFeature(of: term) { bucket, weight in body(bucket, w == 1 ? weight : weight * w) }
+            if usesBigrams {
+                if let prefix = previous, let bucket = bigramBucket(prefix: prefix, second: term) {
+                    let pair = previousWeight == 1 && w == 1 ? 1 : (previousWeight * w).squareRoot()
+                    body(bucket, bigramWeight * pair)
+                }
+                previous = bigramPrefix(term)
+                previousWeight = w
+            }
+        }
+    }
+
     package func features(of text: String) -> [(bucket: Int, weight: Float, kind: Kind)] {
         var result: [(bucket: Int, weight: Float, kind: Kind)] = []
         forEachFeature(in: text) { result.append(($0, $1, $2)) }

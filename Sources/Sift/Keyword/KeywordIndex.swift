@@ -188,6 +188,13 @@ package struct KeywordIndex: Sendable {
         termIDs[term].map { postings[Int($0)].count } ?? 0
     }
 
+    /// Document frequency of a normalised word (lower-cased, diacritics folded) through its
+    /// stem; a stop word counts as in every document.
+    package func documentFrequency(ofWord word: String) -> Int {
+        let stem = stemMemo[word] ?? (analyzer.stopWords.contains(word) ? "" : PorterStemmer.stem(word))
+        return stem.isEmpty ? documentCount : documentFrequency(stem)
+    }
+
     /// Lucene's BM25 idf.
     package func idf(documentFrequency df: Int) -> Float {
         let n = Float(documentCount)

@@ -12,7 +12,8 @@ extension Ranker {
     /// when the index keeps one, whose scores only nominate (``nominateBySemantic()``).
     mutating func scanVectors() {
         guard request.mode != .keyword, let embedder, let vectors = state.vectors else { return }
-        semantic.queryVector = embedder.embed(request.text)
+        semantic.queryVector = QueryTermWeights(keyword: state.keyword, exponent: fusion.queryTermWeighting).embed(
+            request.text, with: embedder)
         if let quantized = vectors.quantized {
             quantized.approximateScores(for: semantic.queryVector, into: &buffers.cosine)
             semantic.approximate = true
