@@ -2,7 +2,10 @@ import Foundation
 
 /// Step 2 of ``Ranker``: pseudo-relevance feedback, hybrid mode with linear fusion only. The
 /// first pass is the candidates ranked by the fused score; feedback re-scores the candidates
-/// and never adds one.
+/// and never adds one. It may reorder what the query matches, but never lifts a candidate that
+/// matches neither a word of the query nor its meaning (no BM25F, cosine below
+/// ``FusionParameters/semanticMatchThreshold``): such a candidate keeps its cosine if feedback
+/// would raise it, and gains nothing from the feedback terms.
 extension Ranker {
     /// Feedback in vector space (Rocchio): the query vector moves towards the best few
     /// first-pass results, then the candidates' cosines are re-scored. Only the candidates are
@@ -21,7 +24,16 @@ extension Ranker {
         }
         let n = q2.reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()
         if n > 0 { for j in 0..<q2.count { q2[j] /= n } }
+        let unmatched = candidates.filter { !matchesQuery($0) }
+        let before = unmatched.map { buffers.cosine[Int($0)] }
         vectors.exactScores(for: q2, rows: candidates, into: &buffers.cosine)
+        for (i, row) in unmatched.enumerated() { buffers.cosine[Int(row)] = min(buffers.cosine[Int(row)], before[i]) }
+    }
+
+    /// Whether candidate `row` matches the query before feedback: a keyword match, or a cosine
+    /// at or above ``FusionParameters/semanticMatchThreshold``.
+    func matchesQuery(_ row: Int32) -> Bool {
+        bm25[Int(row)] > 0 || (semantic.hasCosine && buffers.cosine[Int(row)] >= fusion.semanticMatchThreshold)
     }
 
     /// Keyword feedback (RM3-like): the best first-pass result lends its most telling terms to
@@ -44,10 +56,15 @@ extension Ranker {
         if sums.count < capacity { sums += repeatElement(0, count: capacity - sums.count) }
         let keyword = state.keyword
         let marks = buffers.isCandidate
+        let threshold = fusion.semanticMatchThreshold
         marks.withUnsafeBufferPointer { marks in
-            keyword.addFeedbackScores(
-                terms, admits: { marks[Int($0)] }, table: marks.baseAddress.map(UnsafeRawPointer.init), into: &sums,
-                touched: &trace.rows)
+            bm25.withUnsafeBufferPointer { bm25 in
+                buffers.cosine.withUnsafeBufferPointer { cosine in
+                    keyword.addFeedbackScores(
+                        terms, admits: { marks[Int($0)] && (bm25[Int($0)] > 0 || cosine[Int($0)] >= threshold) },
+                        table: marks.baseAddress.map(UnsafeRawPointer.init), into: &sums, touched: &trace.rows)
+                }
+            }
         }
         trace.added.reserveCapacity(trace.rows.count)
         trace.before.reserveCapacity(trace.rows.count)

@@ -84,8 +84,7 @@ struct RankerStepTests {
 
     /// Runs `text` through the index's ranker one step at a time, checking what each step
     /// leaves, and gives the buffers back as a search does.
-    func stepThrough(_ index: SearchIndex, _ text: String) async -> (keywordMatches: Int, candidates: Int, afterFeedback: Int, clean: Bool)
-    {
+    func stepThrough(_ index: SearchIndex, _ text: String) async -> RankingTrace {
         await index.traceRanking(text)
     }
 
@@ -104,6 +103,11 @@ struct RankerStepTests {
         #expect(trace.candidates >= trace.keywordMatches)
         #expect(trace.afterFeedback == trace.candidates)
         #expect(trace.clean)
+        // Feedback reorders what the query matches; it lifts no candidate matching neither a
+        // word of the query nor its meaning (every item's content says "notes", a likely
+        // feedback term).
+        #expect(trace.unmatched > 0)
+        #expect(trace.unmatchedLifted == 0)
         // The stage is repeatable: the same query ranks the same after a traced run.
         let first = try await index.search(SearchQuery("lentil soup", understandsPhrases: false)).results.map(\.id)
         _ = await stepThrough(index, "yerba mate tea")
@@ -112,9 +116,21 @@ struct RankerStepTests {
     }
 }
 
+/// What ``SearchIndex/traceRanking(_:)`` saw of each step.
+struct RankingTrace {
+    var keywordMatches: Int
+    var candidates: Int
+    var afterFeedback: Int
+    var clean: Bool
+    /// Candidates that matched neither a query word nor its meaning before feedback.
+    var unmatched: Int
+    /// Of those, how many feedback raised (a higher cosine or any BM25F).
+    var unmatchedLifted: Int
+}
+
 extension SearchIndex {
     /// The ranker's steps for a hybrid query with no filter, as ``search(_:)`` runs them.
-    fileprivate func traceRanking(_ text: String) -> (keywordMatches: Int, candidates: Int, afterFeedback: Int, clean: Bool) {
+    fileprivate func traceRanking(_ text: String) -> RankingTrace {
         let request = Ranker.Request(
             text: text, terms: state.keyword.queryTerms(text, prefixLastTerm: false), mode: .hybrid, limit: 10, now: Date(),
             prefixLastTerm: false, boostDomains: [], explain: true, exhaustive: false)
@@ -131,9 +147,14 @@ extension SearchIndex {
             ranker.gatherCandidates()
             let candidates = ranker.candidates.count
             let marked = ranker.buffers.isCandidate.filter { $0 }.count
+            let unmatched = ranker.candidates.filter { !ranker.matchesQuery($0) }
+            let cosines = unmatched.map { ranker.buffers.cosine[Int($0)] }
             ranker.applyVectorFeedback()
             ranker.applyKeywordFeedback()
             let afterFeedback = ranker.candidates.count
+            let lifted = unmatched.indices.filter {
+                ranker.buffers.cosine[Int(unmatched[$0])] > cosines[$0] || ranker.bm25[Int(unmatched[$0])] > 0
+            }
             ranker.prepareFusion()
             let results = ranker.results(ranker.select())
             ranker.finish()
@@ -141,7 +162,9 @@ extension SearchIndex {
                 marked == candidates && !results.isEmpty && results.allSatisfy { $0.explanation != nil }
                 && !ranker.buffers.isCandidate.contains(true) && !ranker.buffers.feedbackSums.contains { $0 != 0 }
             swap(&ranker.buffers, &scratch.buffers)
-            return (matches, candidates, afterFeedback, clean)
+            return RankingTrace(
+                keywordMatches: matches, candidates: candidates, afterFeedback: afterFeedback, clean: clean,
+                unmatched: unmatched.count, unmatchedLifted: lifted.count)
         }
     }
 }
