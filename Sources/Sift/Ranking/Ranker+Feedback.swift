@@ -21,7 +21,7 @@ extension Ranker {
         }
         let n = q2.reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()
         if n > 0 { for j in 0..<q2.count { q2[j] /= n } }
-        vectors.exactScores(for: q2, rows: candidates, into: &buffers.cosine)
+        vectors.exactScores(for: q2, rows: floorRows.isEmpty ? candidates : candidates + floorRows, into: &buffers.cosine)
     }
 
     /// Keyword feedback (RM3-like): the best first-pass result lends its most telling terms to
@@ -64,7 +64,7 @@ extension Ranker {
 
     /// The best `count` candidates by the fused first-pass score.
     private func firstPass(alpha: Float, count: Int) -> RowTopK {
-        let normalizer = MinMaxNormalizer(rows: candidates, keyword: bm25, cosine: buffers.cosine)
+        let normalizer = MinMaxNormalizer(rows: candidates, keyword: bm25, cosine: buffers.cosine, floorRows: floorRows)
         var first = RowTopK(k: count)
         for row in candidates {
             let fused = normalizer.linear(alpha: alpha, keyword: bm25[Int(row)], cosine: buffers.cosine[Int(row)])
