@@ -1,4 +1,5 @@
 #include "SiftKernels.h"
+#include <math.h>
 #include <string.h>
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -370,4 +371,24 @@ void sift_scores_i8(const int8_t *codes, const float *scales, size_t rows, size_
     }
 #endif
     for (size_t r = 0; r < rows; r++) out[r] = (float)dot_i8_portable(codes + r * dim, query, dim) * scales[r] * query_scale;
+}
+
+float sift_code_i8(const float *v, size_t n, int8_t *codes) {
+    float peak = 0;
+    int finite = 1;
+    for (size_t j = 0; j < n; j++) {
+        float a = fabsf(v[j]);
+        finite &= a <= 3.402823466e+38f;  // false for infinities and NaN
+        peak = a > peak ? a : peak;
+    }
+    float scale = peak > 0 && finite ? peak / 127 : 0;
+    if (scale > 0) {
+        for (size_t j = 0; j < n; j++) {
+            float x = roundf(v[j] / scale);
+            codes[j] = (int8_t)(x > 127 ? 127 : (x < -128 ? -128 : x));
+        }
+    } else {
+        memset(codes, 0, n);
+    }
+    return scale;
 }

@@ -40,7 +40,8 @@ enum EvalCommand: Command {
                 names: ["--int8"], value: nil,
                 help: "rank with the int8 quantized scan (nominees re-scored exactly) whatever the collection's size"),
             OptionSpec(
-                names: ["--exact"], value: nil, help: "rank on the exact path: no int8 scan, every keyword match a candidate (the reference)"
+                names: ["--exact"], value: nil,
+                help: "rank on the exact path: no int8 scan, every keyword match a candidate (the reference)"
             ),
             OptionSpec(
                 names: ["--int8-components"], value: "P", help: "with --int8: code only each vector's first P components (a multiple of 32)"

@@ -58,15 +58,7 @@ package struct QuantizedRows: Sendable {
     /// not finite — rows a damaged snapshot decodes before its checksum rejects them).
     @inline(__always)
     static func code(_ vector: UnsafePointer<Float>, components: Int, into codes: UnsafeMutablePointer<Int8>) -> Float {
-        var peak: Float = 0
-        var finite = true
-        for j in 0..<components {
-            peak = max(peak, abs(vector[j]))
-            finite = finite && vector[j].isFinite
-        }
-        let scale = peak > 0 && finite ? peak / 127 : 0
-        for j in 0..<components { codes[j] = scale > 0 ? Int8(clamping: Int((vector[j] / scale).rounded())) : 0 }
-        return scale
+        LinearAlgebra.codeInt8(vector, count: components, into: codes)
     }
 
     /// The copy of `rows` rows at once (a restored index), the same bits as setting them one by
