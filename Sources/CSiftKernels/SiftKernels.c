@@ -384,8 +384,13 @@ float sift_code_i8(const float *v, size_t n, int8_t *codes) {
     float scale = peak > 0 && finite ? peak / 127 : 0;
     if (scale > 0) {
         for (size_t j = 0; j < n; j++) {
-            float x = roundf(v[j] / scale);
-            codes[j] = (int8_t)(x > 127 ? 127 : (x < -128 ? -128 : x));
+            // roundf (halves away from zero) without the library call: |x| ≤ ~127, so the
+            // truncation is exact and so is the remainder.
+            float x = v[j] / scale;
+            int i = (int)x;
+            float rest = x - (float)i;
+            i += (rest >= 0.5f) - (rest <= -0.5f);
+            codes[j] = (int8_t)(i > 127 ? 127 : (i < -128 ? -128 : i));
         }
     } else {
         memset(codes, 0, n);

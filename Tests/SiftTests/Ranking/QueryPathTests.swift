@@ -72,6 +72,35 @@ struct QueryPathTests {
         }
     }
 
+    @Test("The C coding of a row equals the Swift reference: halves away from zero, scale from the largest magnitude")
+    func codingMatchesReference() {
+        var rng = SplitMix64(seed: 33)
+        var rows = VectorIndexTests.randomUnitVectors(200, dimension: 64, seed: 34)
+        // Components that land exactly on halves of the scale, and a zero row.
+        rows.append((0..<64).map { Float($0 - 32) / 2 * (1.0 / 127) + (($0 == 0) ? -32.5 / 127 : 0) })
+        rows.append([Float](repeating: 0, count: 64))
+        rows.append((0..<64).map { _ in Float(Int(rng.next() % 255) - 127) / 254 })
+        for v in rows {
+            let peak = v.reduce(Float(0)) { max($0, abs($1)) }
+            let scale = peak > 0 ? peak / 127 : 0
+            let reference = v.map { scale > 0 ? Int8(clamping: Int(($0 / scale).rounded())) : 0 }
+            var codes = [Int8](repeating: 1, count: 64)
+            let got = v.withUnsafeBufferPointer { p in
+                codes.withUnsafeMutableBufferPointer { QuantizedRows.code(p.baseAddress!, components: 64, into: $0.baseAddress!) }
+            }
+            #expect(got == scale)
+            #expect(codes == reference)
+        }
+        var bad = [Float](repeating: 0.1, count: 64)
+        bad[5] = .nan
+        var codes = [Int8](repeating: 1, count: 64)
+        #expect(
+            bad.withUnsafeBufferPointer { p in
+                codes.withUnsafeMutableBufferPointer { QuantizedRows.code(p.baseAddress!, components: 64, into: $0.baseAddress!) }
+            } == 0)
+        #expect(codes.allSatisfy { $0 == 0 })
+    }
+
     @Test("The int8 copy of restored rows has the bits of one made row by row")
     func restoredCopyEqualsRowByRow() {
         let dim = 64
