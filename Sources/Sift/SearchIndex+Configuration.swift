@@ -17,13 +17,13 @@ extension SearchIndex {
         /// How records are sealed at rest (``PlainCodec``, or encryption for a protected index).
         package var codec: any RecordCodec
         /// Keep an int8 copy of the vectors (a row's leading ``quantizedScanComponents`` and a
-        /// scale: 132 bytes an item with the bundled model) and, on an index of at least
-        /// ``quantizedScanMinimumRows`` rows, scan it instead of the rows: its best nominees and
-        /// the keyword matches are then re-scored exactly, so the candidates and their cosines
-        /// are the exact scan's. On by default: at 100k synthetic items it reads a quarter of the
-        /// fp16 rows' bytes, and the top 10 agreed with the exact scan's on SciFact and Cranfield
-        /// (`Benchmarks/RESULTS.md`, query-path round). Needs a dimension divisible by 32; off for
-        /// another model.
+        /// scale: 132 bytes an item with the bundled model) and, on an index of 16,384 rows or
+        /// more, scan it instead of the rows: its best nominees and the keyword matches are then
+        /// re-scored exactly, so the candidates and their cosines are the exact scan's. On by
+        /// default: at 100k synthetic items it reads a quarter of the fp16 rows' bytes, and
+        /// SciFact and Cranfield ranked on it byte for byte as on the exact scan
+        /// (`Benchmarks/RESULTS.md`, query-path round). Needs a dimension divisible by 32; no copy
+        /// is kept for another model.
         public var quantizedScan: Bool
         /// With ``quantizedScan``: how many leading components of each vector the int8 copy
         /// codes (a multiple of 32). nil: the model's choice — half of them for a model whose

@@ -35,7 +35,8 @@ public struct FusionParameters: Sendable, Equatable {
     /// scan; `Benchmarks/RESULTS.md`, query-path round). SciFact and Cranfield (5,183 and 1,400
     /// documents) are below the size, so their rankings are unchanged.
     public var keywordCandidates: Int
-    /// ``keywordCandidates``' default: bounded by the index's size (``keywordCandidateBound(rows:)``).
+    /// ``keywordCandidates``' default: every match below ``automaticBoundRows`` rows, else a
+    /// bound of max(1,000, rows / 100).
     public static let automaticKeywordCandidates = -1
     /// The fewest rows on which ``automaticKeywordCandidates`` bounds the keyword candidates.
     public static let automaticBoundRows = 16_384
