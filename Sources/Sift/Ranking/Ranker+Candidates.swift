@@ -225,8 +225,12 @@ extension Ranker {
             r += 1
         }
         guard rows.count >= k else { return nil }
+        // Only the rows scoring at least the k-th best score (by quickselect) can be kept: offer
+        // those, so the heap fills with few replacements.
+        var scores = rows.map { cosine[Int($0)] }
+        let kth = Selection.largest(k, of: &scores)
         var best = RowTopK(k: k)
-        for row in rows { best.insert(score: cosine[Int(row)], row: row, precedes: precedes) }
+        for row in rows where cosine[Int(row)] >= kth { best.insert(score: cosine[Int(row)], row: row, precedes: precedes) }
         return best
     }
 
