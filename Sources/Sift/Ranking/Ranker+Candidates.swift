@@ -47,6 +47,7 @@ extension Ranker {
     /// A large index (``FusionParameters/keywordCandidates``): only the matches scoring at
     /// least the m-th best BM25F stay (ties kept, so no identifier is compared), and every match
     /// whose title may begin with the query (the title-prefix boost can lift it from below them).
+    /// The others go to ``floorRows``, whose lowest cosines still set fusion's floor.
     mutating func boundKeywordCandidates() {
         let m = fusion.keywordCandidateBound(rows: capacity)
         guard request.mode == .hybrid, m > 0, candidates.count > m else { return }
@@ -116,10 +117,11 @@ extension Ranker {
     }
 
     /// The keyword matches among the int8 scan's nominees that the bound on keyword candidates
-    /// left out (none when nothing was bound) join the candidates: their cosines are exact
-    /// already, and a high cosine is what could lift a match from below the bound into the top.
+    /// left out (none when nothing was bound) join the candidates: they are re-scored with the
+    /// nominees anyway, and a high cosine is what could lift a match from below the bound into
+    /// the top. (Nominees pass the filters already.)
     private mutating func keepBoundMatches(among nominees: [Int32]) {
-        for row in nominees where bm25[Int(row)] > 0 && !buffers.isCandidate[Int(row)] && filter.admits(row) {
+        for row in nominees where bm25[Int(row)] > 0 && !buffers.isCandidate[Int(row)] {
             candidates.append(row)
             buffers.isCandidate[Int(row)] = true
         }
