@@ -33,8 +33,9 @@ struct BenchOptions {
     var teacher = true
     var teacherPython: String?
     var fts5 = true
-    /// Also measure semantic and hybrid with the int8 quantized scan.
-    var int8 = true
+    /// Also measure semantic and hybrid on the exact path (no int8 scan, every keyword match),
+    /// and how much of its top 10 the default's holds.
+    var exact = true
     var quick = false
     /// Query modes to measure (all by default).
     var modes: [String] = ["keyword", "semantic", "hybrid"]
@@ -45,13 +46,15 @@ struct BenchOptions {
     /// Internal: time the query set on an existing store (see QueryProfile).
     var profileQueries: String?
     var profileRepeat = 1
-    var profileInt8 = false
+    /// With --profile-queries: open the store on the exact path instead of the default.
+    var profileExact = false
     var profileMemory = false
     var profileHalf = false
-    /// Hybrid's bound on keyword candidates (``FusionParameters/keywordCandidates``); 0: none.
-    var keywordCandidates = 0
+    /// Hybrid's bound on keyword candidates (``FusionParameters/keywordCandidates``); 0: none;
+    /// the library's default, bounded by the index's size, unless given.
+    var keywordCandidates = FusionParameters.automaticKeywordCandidates
     /// The int8 copy's coded components (``SearchIndex/Configuration/quantizedScanComponents``);
-    /// nil: all.
+    /// nil: the library's default (the model's choice).
     var quantizedComponents: Int?
 
     /// The fusion every index of the run ranks with: the library's default, with the bound.
@@ -104,7 +107,9 @@ struct BenchOptions {
                 the Python of the teacher venv (default $SIFT_TRAIN_CACHE/venv or ~/.cache/sift-train/venv)
                 """),
             option("--no-fts5", nil, "skip the SQLite FTS5 peer"),
-            option("--no-int8", nil, "skip semantic and hybrid with the int8 quantized scan"),
+            option(
+                "--no-exact", nil,
+                "skip semantic and hybrid on the exact path (no int8 scan, every keyword match), measured beside the default"),
             option(
                 "--int8-components", "P",
                 """
@@ -116,7 +121,8 @@ struct BenchOptions {
                 "--keyword-candidates", "N",
                 """
                 hybrid keeps the keyword matches scoring at least the N-th best BM25F (and those whose title may begin with \
-                the query) as candidates (FusionParameters.keywordCandidates; default 0: every match)
+                the query) as candidates (FusionParameters.keywordCandidates; 0: every match; default: the library's, \
+                bounded by the index's size)
                 """),
             option("--work-dir", "DIR", "where the stores are built (default: a fresh temporary directory)"),
             option("--keep", nil, "keep the work directory"),
@@ -131,7 +137,9 @@ struct BenchOptions {
     static let profiling = [
         option("--profile-queries", "DIR", "time the size's queries in each --modes mode on the store DIR (left by --keep --work-dir)"),
         option("--profile-repeat", "N", "with --profile-queries: N passes (default 1)"),
-        option("--profile-int8", nil, "with --profile-queries: open the store with the quantized scan"),
+        option(
+            "--profile-exact", nil,
+            "with --profile-queries: open the store on the exact path (no int8 scan, every keyword match) instead of the default"),
         option("--profile-dump", "FILE", "with --profile-queries: write every query's results instead"),
         option("--profile-fp16", nil, "with --profile-queries: keep the vectors as fp16"),
         option("--profile-memory", nil, "resident bytes per item of each in-memory structure"),
@@ -187,8 +195,10 @@ extension BenchOptions {
         teacher = !p.flag("--no-teacher")
         teacherPython = p.value("--teacher-python")
         fts5 = !p.flag("--no-fts5")
-        int8 = !p.flag("--no-int8")
-        keywordCandidates = try p.int("--keyword-candidates", default: keywordCandidates, range: 0...Int.max)
+        exact = !p.flag("--no-exact")
+        if p.value("--keyword-candidates") != nil {
+            keywordCandidates = try p.int("--keyword-candidates", default: 0, range: 0...Int.max)
+        }
         if let components = try p.int("--int8-components", range: 32...Int.max) {
             guard components % 32 == 0 else { throw UsageError("--int8-components expects a multiple of 32, got \(components)") }
             quantizedComponents = components
@@ -216,7 +226,7 @@ extension BenchOptions {
         probeOpen = p.value("--probe-open")
         profileQueries = p.value("--profile-queries")
         profileRepeat = try p.int("--profile-repeat", default: profileRepeat, range: 1...Int.max)
-        profileInt8 = p.flag("--profile-int8")
+        profileExact = p.flag("--profile-exact")
         profileMemory = p.flag("--profile-memory")
         profileHalf = p.flag("--profile-fp16")
         profileScan = p.flag("--profile-scan")

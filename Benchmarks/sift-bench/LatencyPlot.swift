@@ -22,7 +22,7 @@ enum LatencyPlot {
             Series(name: "Sift keyword p50", color: "#1f77b4", dashed: false, points: points("query.keyword", "p50_ms")),
             Series(name: "Sift semantic p50", color: "#2ca02c", dashed: false, points: points("query.semantic", "p50_ms")),
             Series(name: "Sift hybrid p50", color: "#d62728", dashed: false, points: points("query.hybrid", "p50_ms")),
-            Series(name: "Sift hybrid p50, int8 scan", color: "#9467bd", dashed: false, points: points("query.hybrid", "int8_p50_ms")),
+            Series(name: "Sift hybrid p50, exact path", color: "#9467bd", dashed: false, points: points("query.hybrid", "exact_p50_ms")),
             Series(name: "SQLite FTS5 p50", color: "#ff7f0e", dashed: true, points: points("query.keyword", "peer_p50_ms")),
             Series(name: "fp32 bandwidth bound (one read of the matrix)", color: "#7f7f7f", dashed: true, points: bound),
         ].filter { !$0.points.isEmpty }

@@ -5,8 +5,8 @@ import SiftEvaluation
 /// `sift-bench --profile-queries DIR`: opens an existing store (one a run left with `--keep
 /// --work-dir`) and runs the size's query set in each `--modes` mode `--profile-repeat` times,
 /// printing p50/p95 per mode — for profilers (`perf record`, `valgrind --tool=callgrind`) and for
-/// before/after comparisons of query-side changes without re-indexing. `--profile-int8` opens it
-/// with the quantized scan.
+/// before/after comparisons of query-side changes without re-indexing. `--profile-exact` opens it
+/// on the exact path (no int8 scan, every keyword match) instead of the default.
 enum QueryProfile {
     static func run(directory: String, options: BenchOptions) async throws {
         let (embedder, modelLabel) = BenchModel.load(options.model)
@@ -15,13 +15,15 @@ enum QueryProfile {
         let items = source.items(n)
         let queries = BenchQueries.make(from: items, count: options.queries, seed: options.seed ^ UInt64(n))
         let start = monotonicNanoseconds()
+        var fusion = options.fusion
+        if options.profileExact { fusion.keywordCandidates = 0 }
         let index = try SearchIndex(
             configuration: .init(
                 directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder,
-                fusion: options.fusion, quantizedScan: options.profileInt8, quantizedScanComponents: options.quantizedComponents,
+                fusion: fusion, quantizedScan: !options.profileExact, quantizedScanComponents: options.quantizedComponents,
                 readOnly: true, vectorPrecision: options.profileHalf ? .float16 : .float32))
         Progress.log(
-            "opened \(directory) (\(modelLabel)\(options.profileInt8 ? ", int8 scan" : "")\(options.profileHalf ? ", fp16 rows" : "")) in \(String(format: "%.0f", millisecondsSince(start))) ms"
+            "opened \(directory) (\(modelLabel)\(options.profileExact ? ", exact path" : "")\(options.profileHalf ? ", fp16 rows" : "")) in \(String(format: "%.0f", millisecondsSince(start))) ms"
         )
         if let path = options.profileDump {
             // Every result of every query, to compare two builds' rankings line by line.
@@ -94,9 +96,11 @@ enum MemoryProfile {
         }
         now = rss()
         report("vector index", now - base)
-        if options.profileInt8 {
+        if !options.profileExact {
             base = now
-            var q = VectorIndex(dimension: dimension, quantized: true, precision: options.profileHalf ? .float16 : .float32)
+            var q = VectorIndex(
+                dimension: dimension, quantized: true, quantizedComponents: options.quantizedComponents ?? dimension / 2,
+                precision: options.profileHalf ? .float16 : .float32)
             for r in 0..<n {
                 v[0] = Float(r)
                 q.set(row: Int32(r), vector: v)

@@ -179,16 +179,17 @@ enum TableFormat {
                 } else if let note = r.string("peer_note"), !note.hasPrefix("stopped") {
                     peerFigure = note
                 }
-                if let int8 = r.number("int8_p50_ms") {
-                    let coded = r.number("int8_components").map { " (\(Int($0)) components)" } ?? ""
-                    sift += "; int8 scan\(coded) p50 \(milliseconds(int8)) p95 \(milliseconds(r.number("int8_p95_ms")))"
-                    if let recall = r.number("int8_recall_at_10") { sift += String(format: ", top-10 recall %.3f", recall) }
+                if let exact = r.number("exact_p50_ms") {
+                    sift += "; exact path p50 \(milliseconds(exact)) p95 \(milliseconds(r.number("exact_p95_ms")))"
+                    if let agreement = r.number("agreement_at_10") { sift += String(format: ", top-10 agreement %.3f", agreement) }
                 }
                 var budgetNotes: [String] = []
                 if r.string("note")?.hasPrefix("stopped") == true, let q = r.number("queries") {
                     budgetNotes.append("\(Int(q)) queries (budget)")
                 }
-                if r.string("int8_note") != nil, let q = r.number("int8_queries") { budgetNotes.append("int8: \(Int(q)) queries (budget)") }
+                if r.string("exact_note") != nil, let q = r.number("exact_queries") {
+                    budgetNotes.append("exact: \(Int(q)) queries (budget)")
+                }
                 if r.string("peer_note")?.hasPrefix("stopped") == true, let q = r.number("peer_queries") {
                     budgetNotes.append("FTS5: \(Int(q)) queries (budget)")
                 }
@@ -198,7 +199,13 @@ enum TableFormat {
                     extra += "bound \(milliseconds(bound)) ms"
                     if let b = r.number("bound_ratio") { extra += ", p50 = \(ratio(b)) bound" }
                     if let s = r.number("scan_ms") { extra += ", scan fp32 \(milliseconds(s))" }
-                    if let s = r.number("scan_fp16_ms") { extra += " fp16 \(milliseconds(s)) ms" }
+                    if let s = r.number("scan_fp16_ms") { extra += " fp16 \(milliseconds(s))" }
+                    if let s = r.number("scan_int8_ms") {
+                        let share =
+                            r.number("scan_int8_bandwidth_share").map { String(format: " (%.0f%% of the bound's GB/s)", $0 * 100) } ?? ""
+                        extra += " int8 \(milliseconds(s))\(share)"
+                    }
+                    extra += " ms"
                 }
             }
             lines.append([String(r.n), r.measure, sift, r.string("peer").map(shortPeer) ?? "", peerFigure, ratio(r.number("ratio")), extra])

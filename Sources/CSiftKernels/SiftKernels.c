@@ -1,4 +1,5 @@
 #include "SiftKernels.h"
+#include <math.h>
 #include <string.h>
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -232,7 +233,7 @@ __attribute__((target("avx2,fma"))) static void scores_i8_avx2(const int8_t *cod
 
 /// int8 rows, `dim` a multiple of 64: `vpdpbusd` multiplies unsigned by signed bytes, so the
 /// codes are offset by 128 (xor 0x80) and 128 · Σ query is subtracted back: exact.
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) static void scores_i8_avx512(const int8_t *codes, const float *scales, size_t rows, size_t dim, const int8_t *q, float qscale, float *out) {
+__attribute__((target("avx512f,avx512bw,avx512vnni,avx2"))) static void scores_i8_avx512(const int8_t *codes, const float *scales, size_t rows, size_t dim, const int8_t *q, float qscale, float *out) {
     __m512i qv[16];  // dim ≤ 1024
     size_t blocks = dim / 64;
     int32_t qsum = 0;
@@ -251,10 +252,17 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) static void scores_i8_avx
             s2 = _mm512_dpbusd_epi32(s2, _mm512_xor_si512(_mm512_loadu_si512((const void *)(row + 2 * dim + 64 * b)), flip), qv[b]);
             s3 = _mm512_dpbusd_epi32(s3, _mm512_xor_si512(_mm512_loadu_si512((const void *)(row + 3 * dim + 64 * b)), flip), qv[b]);
         }
-        out[r] = (float)(_mm512_reduce_add_epi32(s0) - offset) * scales[r] * qscale;
-        out[r + 1] = (float)(_mm512_reduce_add_epi32(s1) - offset) * scales[r + 1] * qscale;
-        out[r + 2] = (float)(_mm512_reduce_add_epi32(s2) - offset) * scales[r + 2] * qscale;
-        out[r + 3] = (float)(_mm512_reduce_add_epi32(s3) - offset) * scales[r + 3] * qscale;
+        // The four rows' sums at once: halve each to 256 bits, then two rounds of pairwise
+        // adds (hadd within 128-bit lanes) and the lanes added: [s0, s1, s2, s3]. Integer sums
+        // are exact in any order, and each row's float arithmetic is the one-row path's.
+        __m256i h0 = _mm256_add_epi32(_mm512_castsi512_si256(s0), _mm512_extracti64x4_epi64(s0, 1));
+        __m256i h1 = _mm256_add_epi32(_mm512_castsi512_si256(s1), _mm512_extracti64x4_epi64(s1, 1));
+        __m256i h2 = _mm256_add_epi32(_mm512_castsi512_si256(s2), _mm512_extracti64x4_epi64(s2, 1));
+        __m256i h3 = _mm256_add_epi32(_mm512_castsi512_si256(s3), _mm512_extracti64x4_epi64(s3, 1));
+        __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(h0, h1), _mm256_hadd_epi32(h2, h3));
+        __m128i sums = _mm_sub_epi32(_mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)), _mm_set1_epi32(offset));
+        __m128 scores = _mm_mul_ps(_mm_mul_ps(_mm_cvtepi32_ps(sums), _mm_loadu_ps(scales + r)), _mm_set1_ps(qscale));
+        _mm_storeu_ps(out + r, scores);
     }
     for (; r < rows; r++) {
         const int8_t *row = codes + r * dim;
@@ -370,4 +378,29 @@ void sift_scores_i8(const int8_t *codes, const float *scales, size_t rows, size_
     }
 #endif
     for (size_t r = 0; r < rows; r++) out[r] = (float)dot_i8_portable(codes + r * dim, query, dim) * scales[r] * query_scale;
+}
+
+float sift_code_i8(const float *v, size_t n, int8_t *codes) {
+    float peak = 0;
+    int finite = 1;
+    for (size_t j = 0; j < n; j++) {
+        float a = fabsf(v[j]);
+        finite &= a <= 3.402823466e+38f;  // false for infinities and NaN
+        peak = a > peak ? a : peak;
+    }
+    float scale = peak > 0 && finite ? peak / 127 : 0;
+    if (scale > 0) {
+        for (size_t j = 0; j < n; j++) {
+            // roundf (halves away from zero) without the library call: |x| ≤ ~127, so the
+            // truncation is exact and so is the remainder.
+            float x = v[j] / scale;
+            int i = (int)x;
+            float rest = x - (float)i;
+            i += (rest >= 0.5f) - (rest <= -0.5f);
+            codes[j] = (int8_t)(i > 127 ? 127 : (i < -128 ? -128 : i));
+        }
+    } else {
+        memset(codes, 0, n);
+    }
+    return scale;
 }

@@ -16,19 +16,30 @@ extension SearchIndex {
         public var logger: any SiftLogger
         /// How records are sealed at rest (``PlainCodec``, or encryption for a protected index).
         package var codec: any RecordCodec
-        /// Scan an int8 copy of the vectors and re-score the best exactly (faster at large
-        /// sizes, 256 more bytes an item at 256 dimensions).
+        /// Keep an int8 copy of the vectors (a row's leading ``quantizedScanComponents`` and a
+        /// scale: 132 bytes an item with the bundled model) and, on an index of 16,384 rows or
+        /// more, scan it instead of the rows: its best nominees and the keyword matches are then
+        /// re-scored exactly, so the candidates and their cosines are the exact scan's. On by
+        /// default: at 100k synthetic items it reads a quarter of the fp16 rows' bytes, and
+        /// SciFact and Cranfield ranked on it byte for byte as on the exact scan
+        /// (`Benchmarks/RESULTS.md`, query-path round). Needs a dimension divisible by 32; no copy
+        /// is kept for another model.
         public var quantizedScan: Bool
         /// With ``quantizedScan``: how many leading components of each vector the int8 copy
-        /// codes (a multiple of 32); nil, all of them. For a model whose components are ordered
-        /// by decreasing variance, such as the bundled one (principal components), 128 of 256
-        /// halve the scan's bytes again and still nominate the exact top 10 (`QuantizedRows`);
-        /// for other models keep nil.
+        /// codes (a multiple of 32). nil: the model's choice — half of them for a model whose
+        /// components are ordered by decreasing variance, such as the bundled one (principal
+        /// components: 128 of 256 halve the scan's bytes again and still nominate the exact
+        /// top 10, `QuantizedRows`), every one for any other model.
         public var quantizedScanComponents: Int?
+        /// With ``quantizedScan``: the fewest rows (free ones included) on which the int8 copy is
+        /// scanned; a smaller index scans its rows exactly (its scan is short, and re-scoring the
+        /// nominees would cost about as much).
+        package var quantizedScanMinimumRows = 16_384
         /// The int8 copy's coded components, nil without the quantized scan.
         var int8Components: Int? {
-            guard quantizedScan, let d = embedder?.dimension else { return nil }
-            return min(quantizedScanComponents ?? d, d)
+            guard quantizedScan, let d = embedder?.dimension, d % 32 == 0 else { return nil }
+            if let p = quantizedScanComponents { return min(p, d) }
+            return embedder is any VarianceOrderedComponents && d % 64 == 0 ? d / 2 : d
         }
         /// How the vectors are kept in memory (the store keeps them as fp32 either way). fp16 by
         /// default: half the memory and half the bytes a scan reads, with the same hybrid and
@@ -50,10 +61,8 @@ extension SearchIndex {
             return titleEmbeddingWeight == 1 ? f : "\(f)+title×\(titleEmbeddingWeight)"
         }
 
-        /// The configuration a host app sets. The large-index configuration (README) sets
-        /// `fusion.keywordCandidates` and `quantizedScan` (with `quantizedScanComponents`); the
-        /// rest of the tuning keeps its defaults (BM25F parameters, donation boost, vector
-        /// precision, title embedding weight).
+        /// The configuration a host app sets. The rest of the tuning keeps its defaults (BM25F
+        /// parameters, donation boost, vector precision, title embedding weight).
         /// - Parameters:
         ///   - directory: where the index's files live; nil keeps it in memory only.
         ///   - embedder: the model for the semantic half; nil ranks by keywords alone.
@@ -62,14 +71,14 @@ extension SearchIndex {
         ///   - logger: where operations are reported; nil discards them.
         ///   - protectionKey: when given, every record's text is sealed with AES-256-GCM under it.
         ///   - quantizedScan: also keep an int8 copy of the vectors that nominates rows for
-        ///     exact re-scoring (the large-index configuration).
+        ///     exact re-scoring on a large index (on by default; false scans the rows exactly).
         ///   - quantizedScanComponents: with `quantizedScan`, code only each vector's leading
-        ///     components (a multiple of 32); nil codes all.
+        ///     components (a multiple of 32); nil: the model's choice (``quantizedScanComponents``).
         ///   - readOnly: open for reading only; nothing on disk is changed.
         public init(
             directory: URL?, embedder: (any Embedder)? = nil, fusion: FusionParameters = .default,
             clock: @escaping @Sendable () -> Date = { Date() }, logger: (any SiftLogger)? = nil,
-            protectionKey: ProtectionKey? = nil, quantizedScan: Bool = false, quantizedScanComponents: Int? = nil,
+            protectionKey: ProtectionKey? = nil, quantizedScan: Bool = true, quantizedScanComponents: Int? = nil,
             readOnly: Bool = false
         ) {
             self.init(
@@ -86,7 +95,7 @@ extension SearchIndex {
             donations: DonationBoost = DonationBoost(), fusion: FusionParameters = .default,
             clock: @escaping @Sendable () -> Date = { Date() }, logger: (any SiftLogger)? = nil,
             codec: any RecordCodec = PlainCodec(), protectionKey: ProtectionKey? = nil,
-            quantizedScan: Bool = false, quantizedScanComponents: Int? = nil,
+            quantizedScan: Bool = true, quantizedScanComponents: Int? = nil,
             readOnly: Bool = false, titleEmbeddingWeight: Float = 5, vectorPrecision: VectorPrecision = .float16
         ) {
             self.quantizedScanComponents = quantizedScanComponents

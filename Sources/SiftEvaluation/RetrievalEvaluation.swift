@@ -58,16 +58,21 @@ package struct RetrievalEvaluation: Sendable {
     package var bm25: BM25Parameters
     package var fusion: FusionParameters
     package var depth: Int
-    /// Rank with the int8 quantized scan (``SearchIndex/Configuration/quantizedScan``), its
-    /// copy coding `quantizedScanComponents` leading components (nil: all).
+    /// Keep the int8 copy for the quantized scan (``SearchIndex/Configuration/quantizedScan``, the
+    /// library's default), coding `quantizedScanComponents` leading components (nil: the
+    /// model's choice); false ranks on the exact scan alone.
     package var quantizedScan: Bool
     package var quantizedScanComponents: Int?
+    /// The fewest rows on which the int8 copy is scanned (nil: the library's default, which
+    /// scans SciFact and Cranfield exactly; 0: always).
+    package var quantizedScanMinimumRows: Int?
 
     package init(
         mode: SearchMode, embedder: (any Embedder)?, bm25: BM25Parameters = .default, fusion: FusionParameters = .default, depth: Int = 100,
-        quantizedScan: Bool = false, quantizedScanComponents: Int? = nil
+        quantizedScan: Bool = true, quantizedScanComponents: Int? = nil, quantizedScanMinimumRows: Int? = nil
     ) {
         self.quantizedScan = quantizedScan
+        self.quantizedScanMinimumRows = quantizedScanMinimumRows
         self.quantizedScanComponents = quantizedScanComponents
         self.mode = mode
         self.embedder = embedder
@@ -78,9 +83,11 @@ package struct RetrievalEvaluation: Sendable {
 
     /// The in-memory index the evaluation ranks with.
     var indexConfiguration: SearchIndex.Configuration {
-        .init(
+        var configuration = SearchIndex.Configuration(
             directory: nil, embedder: mode == .keyword ? nil : embedder, bm25: bm25, fusion: fusion,
             quantizedScan: quantizedScan, quantizedScanComponents: quantizedScanComponents)
+        if let rows = quantizedScanMinimumRows { configuration.quantizedScanMinimumRows = rows }
+        return configuration
     }
 
     /// Indexes `dataset`'s corpus and ranks every judged query (or the given query texts).

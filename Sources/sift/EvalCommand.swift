@@ -34,9 +34,15 @@ enum EvalCommand: Command {
             OptionSpec(
                 names: ["--keyword-candidates"], value: "N",
                 help:
-                    "keyword matches taken as hybrid candidates: those at or above the N-th best BM25F (ties kept) and those whose title may begin with the query (default 0: all)"
+                    "keyword matches taken as hybrid candidates: those at or above the N-th best BM25F (ties kept) and those whose title may begin with the query (0: all; default: the library's, all below 16,384 items)"
             ),
-            OptionSpec(names: ["--int8"], value: nil, help: "rank with the int8 quantized scan (nominees re-scored exactly)"),
+            OptionSpec(
+                names: ["--int8"], value: nil,
+                help: "rank with the int8 quantized scan (nominees re-scored exactly) whatever the collection's size"),
+            OptionSpec(
+                names: ["--exact"], value: nil,
+                help: "rank on the exact path: no int8 scan, every keyword match a candidate (the reference)"
+            ),
             OptionSpec(
                 names: ["--int8-components"], value: "P", help: "with --int8: code only each vector's first P components (a multiple of 32)"
             ),
@@ -118,9 +124,16 @@ enum EvalCommand: Command {
             guard p % 32 == 0 else { throw UsageError("--int8-components expects a multiple of 32, got \(p)") }
             components = p
         }
+        let exact = a.flag("--exact")
+        if exact {
+            guard !a.flag("--int8") && a.value("--keyword-candidates") == nil else {
+                throw UsageError("--exact excludes --int8 and --keyword-candidates")
+            }
+            fusion.keywordCandidates = 0
+        }
         let evaluation = RetrievalEvaluation(
-            mode: mode, embedder: embedder, bm25: bm25, fusion: fusion, quantizedScan: a.flag("--int8"), quantizedScanComponents: components
-        )
+            mode: mode, embedder: embedder, bm25: bm25, fusion: fusion, quantizedScan: !exact, quantizedScanComponents: components,
+            quantizedScanMinimumRows: a.flag("--int8") ? 0 : nil)
 
         if a.value("--as-you-type") != nil {
             let n = try a.int("--as-you-type", default: 500, range: 1...1_000_000)

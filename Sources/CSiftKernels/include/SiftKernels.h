@@ -51,6 +51,11 @@ void sift_f32_to_f16(const float *src, uint16_t *dst, size_t n);
 /// fp16 → fp32, exact.
 void sift_f16_to_f32(const uint16_t *src, float *dst, size_t n);
 
+/// Codes `v[0..<n]` as int8, scaled by their largest magnitude to ±127 (each code
+/// `roundf(v / scale)`, halves away from zero); returns the scale, 0 (and zero codes) for a zero
+/// vector or one that is not finite.
+float sift_code_i8(const float *v, size_t n, int8_t *codes);
+
 /// The portable conversions the two functions above fall back to (exposed for tests).
 void sift_f32_to_f16_portable(const float *src, uint16_t *dst, size_t n);
 void sift_f16_to_f32_portable(const uint16_t *src, float *dst, size_t n);

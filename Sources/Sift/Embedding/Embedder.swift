@@ -46,6 +46,11 @@ extension Embedder {
     }
 }
 
+/// A model whose components are ordered by decreasing variance (principal components), so
+/// that the leading half alone ranks the nearest rows near the top: by default the int8 copy of
+/// the quantized scan codes only that half (``SearchIndex/Configuration/quantizedScanComponents``).
+package protocol VarianceOrderedComponents: Sendable {}
+
 /// A model that can tell which words it learned: spelling correction leaves those alone.
 /// An embedder that can weight a text's terms unequally (the query's words by their rarity in
 /// the index: ``QueryTermWeights``).

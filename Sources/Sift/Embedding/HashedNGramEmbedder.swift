@@ -184,3 +184,7 @@ extension HashedNGramEmbedder: WordVocabulary {
         return w.withUTF8 { filter.contains(NGramFeaturizer.unigramHash($0)) }
     }
 }
+
+/// The model file's components are the teacher's principal components, in decreasing variance
+/// (`Models/MODEL.md`: the targets are the PCA-256 projection).
+extension HashedNGramEmbedder: VarianceOrderedComponents {}

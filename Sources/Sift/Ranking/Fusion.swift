@@ -10,8 +10,9 @@ struct MinMaxNormalizer {
 
     init() {}
 
-    /// Over `rows`' keyword scores and, when given, their cosines.
-    init(rows: [Int32], keyword: [Float], cosine: [Float]?) {
+    /// Over `rows`' keyword scores and, when given, their cosines; the cosines of `floorRows`
+    /// (matches the bound on keyword candidates left out) count toward the floor as well.
+    init(rows: [Int32], keyword: [Float], cosine: [Float]?, floorRows: [Int32] = []) {
         for row in rows {
             maxKeyword = max(maxKeyword, keyword[Int(row)])
             if let cosine {
@@ -19,6 +20,7 @@ struct MinMaxNormalizer {
                 floorCosine = min(floorCosine, cosine[Int(row)])
             }
         }
+        if let cosine { for row in floorRows { floorCosine = min(floorCosine, cosine[Int(row)]) } }
     }
 
     @inline(__always)
@@ -75,7 +77,8 @@ struct Relevance {
 extension Ranker {
     /// The fusion inputs over the final candidates (after feedback).
     mutating func prepareFusion() {
-        normalizer = MinMaxNormalizer(rows: candidates, keyword: bm25, cosine: semantic.hasCosine ? buffers.cosine : nil)
+        normalizer = MinMaxNormalizer(
+            rows: candidates, keyword: bm25, cosine: semantic.hasCosine ? buffers.cosine : nil, floorRows: floorRows)
         if request.mode == .hybrid, case .reciprocalRank = fusion.method {
             reciprocalRanks = ReciprocalRanks(candidates: candidates, keyword: bm25, cosine: buffers.cosine, order: order)
         }

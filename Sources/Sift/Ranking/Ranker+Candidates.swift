@@ -9,12 +9,13 @@ extension Ranker {
     }
 
     /// Semantic half: the cosine of every row, one pass over the matrix — over the int8 copy
-    /// when the index keeps one, whose scores only nominate (``nominateBySemantic()``).
+    /// when the index keeps one and has enough rows, whose scores only nominate
+    /// (``nominateBySemantic()``).
     mutating func scanVectors() {
         guard request.mode != .keyword, let embedder, let vectors = state.vectors else { return }
         semantic.queryVector = QueryTermWeights(keyword: state.keyword, exponent: fusion.queryTermWeighting).embed(
             request.text, with: embedder)
-        if let quantized = vectors.quantized {
+        if let quantized = vectors.quantized, vectors.capacity >= quantizedScanMinimumRows {
             quantized.approximateScores(for: semantic.queryVector, into: &buffers.cosine)
             semantic.approximate = true
         } else {
@@ -47,30 +48,40 @@ extension Ranker {
     /// A large index (``FusionParameters/keywordCandidates``): only the matches scoring at
     /// least the m-th best BM25F stay (ties kept, so no identifier is compared), and every match
     /// whose title may begin with the query (the title-prefix boost can lift it from below them).
+    /// The others go to ``floorRows``, whose lowest cosines still set fusion's floor.
     mutating func boundKeywordCandidates() {
-        let m = fusion.keywordCandidates
+        let m = fusion.keywordCandidateBound(rows: capacity)
         guard request.mode == .hybrid, m > 0, candidates.count > m else { return }
         let titled = priors.titled
         let accumulator = buffers.accumulator
-        var best = BoundedHeap<Float>(k: m)
-        bm25.withUnsafeBufferPointer { scores in
+        var scores: [Float] = []
+        scores.reserveCapacity(candidates.count)
+        bm25.withUnsafeBufferPointer { bm25 in
             candidates.withUnsafeBufferPointer { rows in
                 // The rows' scores are scattered reads.
                 for i in 0..<rows.count {
                     if i % ScatteredReads.block == 0 {
-                        ScatteredReads.prefetch(rows, before: i, (UnsafeRawPointer(scores.baseAddress), MemoryLayout<Float>.stride))
+                        ScatteredReads.prefetch(rows, before: i, (UnsafeRawPointer(bm25.baseAddress), MemoryLayout<Float>.stride))
                     }
                     let row = rows[i]
                     guard !(titled && accumulator.mayBeginTitle(row: row)) else { continue }
-                    let score = scores[Int(row)]
-                    if !best.isFull || score > best.worst! { best.offer(score) { $0 < $1 } }
+                    scores.append(bm25[Int(row)])
                 }
             }
         }
-        if best.isFull, let floor = best.worst {
-            let bm25 = self.bm25
-            candidates = candidates.filter { bm25[Int($0)] >= floor || (titled && accumulator.mayBeginTitle(row: $0)) }
+        guard scores.count >= m else { return }
+        let floor = Selection.largest(m, of: &scores)
+        let bm25 = self.bm25
+        var kept: [Int32] = []
+        kept.reserveCapacity(m + m / 4)
+        for row in candidates {
+            if bm25[Int(row)] >= floor || (titled && accumulator.mayBeginTitle(row: row)) {
+                kept.append(row)
+            } else {
+                floorRows.append(row)
+            }
         }
+        candidates = kept
     }
 
     /// The best rows by cosine that pass the filters join the candidates. Semantic mode takes
@@ -80,22 +91,63 @@ extension Ranker {
     /// would have.
     mutating func nominateBySemantic() {
         let wanted = max(fusion.semanticCandidates, request.limit)
-        let keywordCandidates = candidates.count
         let k = semantic.approximate ? state.vectors?.quantized?.nominees(for: wanted) ?? wanted : wanted
         let order = self.order
-        var nominees = bestByCosine(k: k).sorted(precedes: order.precedes).map(\.row)
+        let best = bestByCosine(k: k)
+        var nominees = semantic.approximate ? best.unordered.map(\.row) : best.sorted(precedes: order.precedes).map(\.row)
         if semantic.approximate, let vectors = state.vectors {
-            vectors.exactScores(for: semantic.queryVector, rows: nominees, into: &buffers.cosine)
+            if request.mode == .hybrid { keepBoundMatches(among: nominees) }
+            probeFloor()
+            // One exact pass (over both cores when long) over every row whose cosine counts:
+            // the keyword candidates, the nominees that are not among them, the floor's probes.
+            var rows = candidates
+            rows.reserveCapacity(candidates.count + nominees.count + floorRows.count)
+            for row in nominees where !buffers.isCandidate[Int(row)] { rows.append(row) }
+            rows += floorRows
+            vectors.exactScores(for: semantic.queryVector, rows: rows, into: &buffers.cosine)
             var exact = RowTopK(k: wanted)
             for row in nominees { exact.insert(score: buffers.cosine[Int(row)], row: row, precedes: order.precedes) }
             nominees = exact.sorted(precedes: order.precedes).map(\.row)
-            // The keyword matches' exact cosines.
-            vectors.exactScores(for: semantic.queryVector, rows: Array(candidates[0..<keywordCandidates]), into: &buffers.cosine)
+        } else {
+            probeFloor()
         }
         for row in nominees where !buffers.isCandidate[Int(row)] {
             candidates.append(row)
             buffers.isCandidate[Int(row)] = true
         }
+    }
+
+    /// The keyword matches among the int8 scan's nominees that the bound on keyword candidates
+    /// left out (none when nothing was bound) join the candidates: they are re-scored with the
+    /// nominees anyway, and a high cosine is what could lift a match from below the bound into
+    /// the top. (Nominees pass the filters already.)
+    private mutating func keepBoundMatches(among nominees: [Int32]) {
+        for row in nominees where bm25[Int(row)] > 0 && !buffers.isCandidate[Int(row)] {
+            candidates.append(row)
+            buffers.isCandidate[Int(row)] = true
+        }
+    }
+
+    /// How many of the matches the bound left out count toward the cosine floor: those with the
+    /// lowest cosines. 256 gave the exact path's top 10 on all of 1,000 bench queries at 100k
+    /// (32 already did; 1,024 gave the same scores too).
+    static let floorProbes = 256
+
+    /// Of the matches the bound left out (``floorRows``) and did not become candidates, keeps
+    /// the ``floorProbes`` with the lowest cosine — approximate after the int8 scan (the caller
+    /// then re-scores them exactly): the lowest exact cosine of every match is almost always
+    /// among them.
+    private mutating func probeFloor() {
+        guard !floorRows.isEmpty else { return }
+        if floorRows.count > Self.floorProbes {
+            let cosine = buffers.cosine
+            var negated = floorRows.map { -cosine[Int($0)] }
+            let ceiling = -Selection.largest(Self.floorProbes, of: &negated)
+            floorRows.removeAll { cosine[Int($0)] > ceiling }
+        }
+        // Nominated matches are candidates now (with high cosines, so rarely among these).
+        let marks = buffers.isCandidate
+        floorRows.removeAll { marks[Int($0)] }
     }
 
     /// The best `k` rows by cosine that pass the filters. Without a filter, the best rows by
@@ -111,6 +163,12 @@ extension Ranker {
         let capacity = self.capacity
         let occupied = filter.admitsEveryLiveRow ? state.vectors?.occupied : nil
         buffers.cosine.withUnsafeBufferPointer { cosine in
+            if let occupied, let floor = Self.sampledFloor(cosine, capacity: capacity, k: k),
+                let fast = Self.nominate(cosine, capacity: capacity, atLeast: floor, k: k, occupied: occupied, precedes: order.precedes)
+            {
+                best = fast
+                return
+            }
             guard let occupied else {
                 Self.nominate(cosine, capacity: capacity, into: &best, precedes: order.precedes) { r in filter.admits(Int32(r)) }
                 return
@@ -130,6 +188,52 @@ extension Ranker {
                 }
             }
         }
+        return best
+    }
+
+    /// A score that at least `k` of `cosine[0..<capacity]` reach, almost always: from every
+    /// 16th row, the score of rank `k / 16` plus a margin of a few standard deviations. nil when
+    /// the rows are too few for a sample to pay.
+    static func sampledFloor(_ cosine: UnsafeBufferPointer<Float>, capacity: Int, k: Int) -> Float? {
+        let stride = 16
+        let expected = k / stride
+        let rank = expected + 4 * Int(Double(expected).squareRoot()) + 8
+        guard k > 0, capacity >= 8192, rank * stride * 4 <= capacity else { return nil }
+        var sample = BoundedHeap<Float>(k: rank)
+        var r = 0
+        while r < capacity {
+            let score = cosine[r]
+            if !sample.isFull || score > sample.worst! { sample.offer(score) { $0 < $1 } }
+            r += stride
+        }
+        guard sample.isFull, let floor = sample.worst, floor.isFinite else { return nil }
+        return floor
+    }
+
+    /// The best `k` occupied rows by score when at least `k` of them score `floor` or more:
+    /// only those rows are offered (found with the SIMD threshold search), so the selection is
+    /// that of offering every row. nil when fewer than `k` reach `floor`.
+    static func nominate(
+        _ cosine: UnsafeBufferPointer<Float>, capacity: Int, atLeast floor: Float, k: Int, occupied: [Bool],
+        precedes: (Int32, Int32) -> Bool
+    ) -> RowTopK? {
+        guard capacity > 0, let base = cosine.baseAddress else { return nil }
+        var rows: [Int32] = []
+        rows.reserveCapacity(2 * k)
+        var r = 0
+        while true {
+            r += LinearAlgebra.nextAtLeast(base + r, count: capacity - r, floor)
+            guard r < capacity else { break }
+            if r < occupied.count && occupied[r] { rows.append(Int32(r)) }
+            r += 1
+        }
+        guard rows.count >= k else { return nil }
+        // Only the rows scoring at least the k-th best score (by quickselect) can be kept: offer
+        // those, so the heap fills with few replacements.
+        var scores = rows.map { cosine[Int($0)] }
+        let kth = Selection.largest(k, of: &scores)
+        var best = RowTopK(k: k)
+        for row in rows where cosine[Int(row)] >= kth { best.insert(score: cosine[Int(row)], row: row, precedes: precedes) }
         return best
     }
 

@@ -26,7 +26,7 @@ extension Ranker {
         if n > 0 { for j in 0..<q2.count { q2[j] /= n } }
         let unmatched = candidates.filter { !matchesQuery($0) }
         let before = unmatched.map { buffers.cosine[Int($0)] }
-        vectors.exactScores(for: q2, rows: candidates, into: &buffers.cosine)
+        vectors.exactScores(for: q2, rows: floorRows.isEmpty ? candidates : candidates + floorRows, into: &buffers.cosine)
         for (i, row) in unmatched.enumerated() { buffers.cosine[Int(row)] = min(buffers.cosine[Int(row)], before[i]) }
     }
 
@@ -81,7 +81,7 @@ extension Ranker {
 
     /// The best `count` candidates by the fused first-pass score.
     private func firstPass(alpha: Float, count: Int) -> RowTopK {
-        let normalizer = MinMaxNormalizer(rows: candidates, keyword: bm25, cosine: buffers.cosine)
+        let normalizer = MinMaxNormalizer(rows: candidates, keyword: bm25, cosine: buffers.cosine, floorRows: floorRows)
         var first = RowTopK(k: count)
         for row in candidates {
             let fused = normalizer.linear(alpha: alpha, keyword: bm25[Int(row)], cosine: buffers.cosine[Int(row)])

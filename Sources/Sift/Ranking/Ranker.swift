@@ -57,6 +57,8 @@ struct Ranker {
     let fusion: FusionParameters
     let donations: DonationBoost
     let embedder: (any Embedder)?
+    /// The fewest rows on which the int8 copy, when there is one, is scanned.
+    let quantizedScanMinimumRows: Int
     /// Rows of the identifier table, live or free.
     let capacity: Int
     /// The ties' order: by item id.
@@ -72,6 +74,10 @@ struct Ranker {
     /// feedback can add to candidates' scores; given back by ``finish()``.
     var bm25: [Float] = []
     var candidates: [Int32] = []
+    /// Keyword matches the bound on keyword candidates left out whose cosines count toward the
+    /// fusion's cosine floor (the lowest of them, ``Ranker/floorProbes``), so that the floor is
+    /// the one every match would give.
+    var floorRows: [Int32] = []
     var semantic = SemanticHalf()
     var keywordFeedback = KeywordFeedbackTrace()
     var normalizer = MinMaxNormalizer()
@@ -87,6 +93,7 @@ struct Ranker {
         self.fusion = configuration.fusion
         self.donations = configuration.donations
         self.embedder = configuration.embedder
+        self.quantizedScanMinimumRows = configuration.quantizedScanMinimumRows
         self.capacity = capacity
         self.order = ItemOrder(items: items)
         self.filter = filter

@@ -77,6 +77,9 @@ struct RowTopK {
     func sorted(precedes: (Int32, Int32) -> Bool) -> [Entry] {
         heap.sorted { Self.worse($0, $1, precedes) }
     }
+
+    /// The kept entries in no particular order (heap order). - Complexity: O(1).
+    var unordered: [Entry] { heap.unordered }
 }
 
 /// At most `k` elements, kept in a heap whose root is the worst of them: the selection under
@@ -128,8 +131,53 @@ struct BoundedHeap<Element> {
         }
     }
 
+    /// The kept elements in heap order (the worst first, the rest in no useful order).
+    var unordered: [Element] { elements }
+
     /// The kept elements, best first. - Complexity: O(k log k).
     func sorted(worse: (Element, Element) -> Bool) -> [Element] {
         elements.sorted { worse($1, $0) }
+    }
+}
+
+/// Order statistics over scores.
+enum Selection {
+    /// The `m`-th largest of `values` (1 ≤ m ≤ count), by quickselect; `values` is reordered.
+    /// - Complexity: O(count) expected.
+    static func largest(_ m: Int, of values: inout [Float]) -> Float {
+        precondition(m >= 1 && m <= values.count)
+        return values.withUnsafeMutableBufferPointer { v in
+            // The (count − m)-th smallest, 0-based.
+            let target = v.count - m
+            var lo = 0
+            var hi = v.count - 1
+            while lo < hi {
+                // Median of three as the pivot, then Hoare's partition.
+                let mid = lo + (hi - lo) / 2
+                if v[mid] < v[lo] { v.swapAt(mid, lo) }
+                if v[hi] < v[lo] { v.swapAt(hi, lo) }
+                if v[hi] < v[mid] { v.swapAt(hi, mid) }
+                let pivot = v[mid]
+                var i = lo
+                var j = hi
+                while i <= j {
+                    while v[i] < pivot { i += 1 }
+                    while v[j] > pivot { j -= 1 }
+                    if i <= j {
+                        v.swapAt(i, j)
+                        i += 1
+                        j -= 1
+                    }
+                }
+                if target <= j {
+                    hi = j
+                } else if target >= i {
+                    lo = i
+                } else {
+                    return v[target]
+                }
+            }
+            return v[target]
+        }
     }
 }

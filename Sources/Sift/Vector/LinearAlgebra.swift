@@ -97,6 +97,12 @@ enum LinearAlgebra {
         sift_scores_i8(codes, scales, rows, columns, query, queryScale, result)
     }
 
+    /// Codes `count` floats as int8 scaled to ±127 by their largest magnitude (`roundf`, halves
+    /// away from zero, as Swift's `rounded()`); returns the scale, 0 for a zero or non-finite vector.
+    static func codeInt8(_ source: UnsafePointer<Float>, count: Int, into codes: UnsafeMutablePointer<Int8>) -> Float {
+        sift_code_i8(source, count, codes)
+    }
+
     /// The first index `i < count` with `x[i] >= threshold`, or `count`.
     @inline(__always)
     static func nextAtLeast(_ x: UnsafePointer<Float>, count: Int, _ threshold: Float) -> Int {

@@ -46,12 +46,43 @@ package struct QuantizedRows: Sendable {
             codes.append(contentsOf: repeatElement(0, count: grow * components))
         }
         let components = self.components
-        let peak = vector[0..<components].reduce(Float(0)) { max($0, abs($1)) }
-        let scale = peak > 0 ? peak / 127 : 0
-        scales[r] = scale
+        scales[r] = vector.withUnsafeBufferPointer { v in
+            codes.withUnsafeMutableBufferPointer { c in
+                Self.code(v.baseAddress!, components: components, into: c.baseAddress! + r * components)
+            }
+        }
+    }
+
+    /// Codes the first `components` of `vector` into `codes`, scaled by their largest magnitude to
+    /// ±127; returns the scale (0 for a zero vector, whose codes are all 0, and for one that is
+    /// not finite — rows a damaged snapshot decodes before its checksum rejects them).
+    @inline(__always)
+    static func code(_ vector: UnsafePointer<Float>, components: Int, into codes: UnsafeMutablePointer<Int8>) -> Float {
+        LinearAlgebra.codeInt8(vector, count: components, into: codes)
+    }
+
+    /// The copy of `rows` rows at once (a restored index), the same bits as setting them one by
+    /// one: `vector(r, buffer)` writes row `r`'s components into a buffer of ``dimension``
+    /// floats (zeros for a free row); it is called from several threads, each row once.
+    /// - Complexity: O(rows · dimension), over the cores.
+    package mutating func restore(rows: Int, vector: (Int, UnsafeMutablePointer<Float>) -> Void) {
+        let components = self.components
+        let dimension = self.dimension
+        codes = [Int8](repeating: 0, count: rows * components)
+        scales = [Float](repeating: 0, count: rows)
         codes.withUnsafeMutableBufferPointer { c in
-            for j in 0..<components {
-                c[r * components + j] = scale > 0 ? Int8(clamping: Int((vector[j] / scale).rounded())) : 0
+            scales.withUnsafeMutableBufferPointer { s in
+                let chunks = rows < 4096 ? 1 : Parallel.cores * 4
+                // Each chunk writes its own rows' codes and scales.
+                Parallel.forEachChunk(count: rows, chunks: chunks) { _, range in
+                    var v = [Float](repeating: 0, count: dimension)
+                    v.withUnsafeMutableBufferPointer { v in
+                        for r in range {
+                            vector(r, v.baseAddress!)
+                            s[r] = Self.code(v.baseAddress!, components: components, into: c.baseAddress! + r * components)
+                        }
+                    }
+                }
             }
         }
     }

@@ -62,14 +62,24 @@ package struct VectorIndex: Sendable {
     /// The count and the int8 copy of restored rows.
     private mutating func finishRestoring() {
         count = occupied.lazy.filter { $0 }.count
-        guard quantized != nil, !occupied.isEmpty else { return }
-        for (r, o) in occupied.enumerated() where o {
-            quantized!.set(row: Int32(r), vector: vector(at: Int32(r)))
+        guard var copy = quantized, !occupied.isEmpty else { return }
+        quantized = nil
+        let dimension = self.dimension
+        // Free rows hold zeros, which code to zeros: the same bits as setting the live rows one
+        // by one (and the same capacity: a trailing free row codes to zeros).
+        switch precision {
+        case .float32:
+            matrix.withUnsafeBufferPointer { m in
+                copy.restore(rows: occupied.count) { r, v in v.update(from: m.baseAddress! + r * dimension, count: dimension) }
+            }
+        case .float16:
+            halves.withUnsafeBufferPointer { h in
+                copy.restore(rows: occupied.count) { r, v in
+                    LinearAlgebra.fromHalf(h.baseAddress! + r * dimension, into: v, count: dimension)
+                }
+            }
         }
-        // The same capacity as rows set one by one: a trailing free row quantises to zeros.
-        if !occupied[occupied.count - 1] {
-            quantized!.set(row: Int32(occupied.count - 1), vector: [Float](repeating: 0, count: dimension))
-        }
+        quantized = copy
     }
 
     /// Number of rows in the buffer, free ones included.
@@ -205,25 +215,38 @@ package struct VectorIndex: Sendable {
         }
     }
 
-    /// The exact cosines of `query` with `rows`, each written to `scores[row]` (the scan's values).
+    /// A list of at least this many rows is re-scored on two cores (each row is a miss to
+    /// memory, so the halves overlap their waits).
+    static let splitRows = 1024
+
+    /// The exact cosines of `query` with `rows` (distinct), each written to `scores[row]` (the
+    /// scan's values). A long list is split in two halves, one per core.
     /// - Complexity: O(rows.count · dimension).
     package func exactScores(for query: [Float], rows: [Int32], into scores: inout [Float]) {
         precondition(query.count == dimension)
         guard !rows.isEmpty else { return }
         let dimension = self.dimension
+        let precision = self.precision
+        let halves = rows.count >= Self.splitRows && Self.splitsScans ? 2 : 1
         query.withUnsafeBufferPointer { q in
             scores.withUnsafeMutableBufferPointer { out in
                 rows.withUnsafeBufferPointer { rows in
-                    switch precision {
-                    case .float32:
-                        matrix.withUnsafeBufferPointer { m in
-                            LinearAlgebra.rowDots(
-                                matrix: m.baseAddress!, columns: dimension, rows: rows, vector: q.baseAddress!, into: out.baseAddress!)
-                        }
-                    case .float16:
-                        halves.withUnsafeBufferPointer { h in
-                            LinearAlgebra.halfRowDots(
-                                matrix: h.baseAddress!, columns: dimension, rows: rows, vector: q.baseAddress!, into: out.baseAddress!)
+                    matrix.withUnsafeBufferPointer { m in
+                        self.halves.withUnsafeBufferPointer { h in
+                            // Each half writes the scores of its own rows only.
+                            Parallel.forEachChunk(count: rows.count, chunks: halves) { _, range in
+                                let part = UnsafeBufferPointer(rebasing: rows[range])
+                                switch precision {
+                                case .float32:
+                                    LinearAlgebra.rowDots(
+                                        matrix: m.baseAddress!, columns: dimension, rows: part, vector: q.baseAddress!,
+                                        into: out.baseAddress!)
+                                case .float16:
+                                    LinearAlgebra.halfRowDots(
+                                        matrix: h.baseAddress!, columns: dimension, rows: part, vector: q.baseAddress!,
+                                        into: out.baseAddress!)
+                                }
+                            }
                         }
                     }
                 }

@@ -143,7 +143,7 @@ struct SnapshotTests {
         for id in ta.ids {
             let ra = Int(ta.row(of: id)!)
             let rb = Int(tb.row(of: id)!)
-            let d = a.dimension
+            let d = a.components
             #expect(a.scales[ra] == b.scales[rb] && Array(a.codes[(ra * d)..<((ra + 1) * d)]) == Array(b.codes[(rb * d)..<((rb + 1) * d)]))
         }
         try await expectSameAnswers(fromSnapshot, rebuiltForReal, s.queries.filter { $0.mode != .keyword })
