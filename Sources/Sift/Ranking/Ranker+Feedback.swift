@@ -24,16 +24,21 @@ extension Ranker {
         }
         let n = q2.reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()
         if n > 0 { for j in 0..<q2.count { q2[j] /= n } }
-        let unmatched = candidates.filter { !matchesQuery($0) }
+        let unmatched = unmatchedCandidates()
         let before = unmatched.map { buffers.cosine[Int($0)] }
         vectors.exactScores(for: q2, rows: floorRows.isEmpty ? candidates : candidates + floorRows, into: &buffers.cosine)
         for (i, row) in unmatched.enumerated() { buffers.cosine[Int(row)] = min(buffers.cosine[Int(row)], before[i]) }
     }
 
-    /// Whether candidate `row` matches the query before feedback: a keyword match, or a cosine
-    /// at or above ``FusionParameters/semanticMatchThreshold``.
-    func matchesQuery(_ row: Int32) -> Bool {
-        bm25[Int(row)] > 0 || (semantic.hasCosine && buffers.cosine[Int(row)] >= fusion.semanticMatchThreshold)
+    /// The candidates that match neither a query word nor its meaning: no BM25F and no cosine at
+    /// or above ``FusionParameters/semanticMatchThreshold``.
+    func unmatchedCandidates() -> [Int32] {
+        let threshold = semantic.hasCosine ? fusion.semanticMatchThreshold : .infinity
+        return bm25.withUnsafeBufferPointer { bm25 in
+            buffers.cosine.withUnsafeBufferPointer { cosine in
+                candidates.filter { bm25[Int($0)] <= 0 && !(cosine[Int($0)] >= threshold) }
+            }
+        }
     }
 
     /// Keyword feedback (RM3-like): the best first-pass result lends its most telling terms to
@@ -55,17 +60,16 @@ extension Ranker {
         swap(&sums, &buffers.feedbackSums)
         if sums.count < capacity { sums += repeatElement(0, count: capacity - sums.count) }
         let keyword = state.keyword
+        // Unmatched candidates are unmarked while the feedback terms are scored, then marked again.
+        let unmatched = unmatchedCandidates()
+        for row in unmatched { buffers.isCandidate[Int(row)] = false }
         let marks = buffers.isCandidate
-        let threshold = fusion.semanticMatchThreshold
         marks.withUnsafeBufferPointer { marks in
-            bm25.withUnsafeBufferPointer { bm25 in
-                buffers.cosine.withUnsafeBufferPointer { cosine in
-                    keyword.addFeedbackScores(
-                        terms, admits: { marks[Int($0)] && (bm25[Int($0)] > 0 || cosine[Int($0)] >= threshold) },
-                        table: marks.baseAddress.map(UnsafeRawPointer.init), into: &sums, touched: &trace.rows)
-                }
-            }
+            keyword.addFeedbackScores(
+                terms, admits: { marks[Int($0)] }, table: marks.baseAddress.map(UnsafeRawPointer.init), into: &sums,
+                touched: &trace.rows)
         }
+        for row in unmatched { buffers.isCandidate[Int(row)] = true }
         trace.added.reserveCapacity(trace.rows.count)
         trace.before.reserveCapacity(trace.rows.count)
         for row in trace.rows {

@@ -147,7 +147,7 @@ extension SearchIndex {
             ranker.gatherCandidates()
             let candidates = ranker.candidates.count
             let marked = ranker.buffers.isCandidate.filter { $0 }.count
-            let unmatched = ranker.candidates.filter { !ranker.matchesQuery($0) }
+            let unmatched = ranker.unmatchedCandidates()
             let cosines = unmatched.map { ranker.buffers.cosine[Int($0)] }
             ranker.applyVectorFeedback()
             ranker.applyKeywordFeedback()
