@@ -55,6 +55,9 @@ package struct KeywordIndex: Sendable {
     static let stemMemoLimit = 1 << 15
     /// Postings appended since the lists were last trimmed to their size (see `prepareForQueries`).
     var appendedSinceTrim = 0
+    /// The number of postings, kept up by `insert` and `remove` once `prepareForQueries` has
+    /// counted them (nil: not counted since the lists were set some other way, as by a snapshot).
+    var postingCount: Int?
 
     package init(parameters: BM25Parameters = .default, analyzer: Analyzer = Analyzer()) {
         self.parameters = parameters
@@ -80,11 +83,12 @@ package struct KeywordIndex: Sendable {
         insert(document, at: row)
     }
 
-    /// A ``TermAnalyzer`` that starts from the stems this index has memoised. Analysers work
-    /// apart from the index (on other threads too); hand what each learned back with
-    /// ``learnStems(_:)``.
+    /// A ``TermAnalyzer`` that starts from the stems this index has memoised and resolves the
+    /// terms it holds to their ids (so that ``insert(_:at:)-(AnalyzedDocument,_)`` looks up only
+    /// new ones). Analysers work apart from the index (on other threads too); hand what each
+    /// learned back with ``learnStems(_:)``.
     func makeTermAnalyzer() -> TermAnalyzer {
-        TermAnalyzer(analyzer: analyzer, known: stemMemo)
+        TermAnalyzer(analyzer: analyzer, known: stemMemo, termIDs: termIDs)
     }
 
     /// Adds stems an analyser learned to the memo, up to ``stemMemoLimit`` words.
@@ -107,9 +111,14 @@ package struct KeywordIndex: Sendable {
             titleHeads.append(contentsOf: repeatElement(0, count: (r + 1) * Self.titleHeadLength - titleHeads.count))
         }
         // Ids are handed out in the order terms first occur, as when the item is analysed here.
+        // The analyser resolved the terms this index held then; an id it gave is used only if
+        // it still names the term (ids are never reused, but `removeAll` starts them afresh).
         var ids: [Int32] = []
         ids.reserveCapacity(document.terms.count)
-        for term in document.terms { ids.append(termID(term)) }
+        for (i, term) in document.terms.enumerated() {
+            let known = i < document.ids.count ? Int(document.ids[i]) : -1
+            ids.append(known >= 0 && known < termStrings.count && termStrings[known] == term ? Int32(known) : termID(term))
+        }
         let order = ids.indices.sorted { ids[$0] < ids[$1] }
         var sortedIDs: [Int32] = []
         sortedIDs.reserveCapacity(ids.count)
@@ -122,6 +131,7 @@ package struct KeywordIndex: Sendable {
             sortedIDs.append(ids[i])
         }
         appendedSinceTrim += sortedIDs.count
+        postingCount? += sortedIDs.count
         rowTerms[r] = sortedIDs
         for (i, h) in document.titleHeads.prefix(Self.titleHeadLength).enumerated() {
             titleHeads[r * Self.titleHeadLength + i] = h
@@ -145,6 +155,7 @@ package struct KeywordIndex: Sendable {
                 if list[i].isEscaped { largeFrequencies[Self.largeKey(term: id, row: row)] = nil }
                 list.swapAt(i, list.count - 1)
                 list.removeLast()
+                postingCount? -= 1
             }
             postings[Int(id)] = list
         }
@@ -260,5 +271,8 @@ package struct KeywordIndex: Sendable {
         }
         let forward = rowTerms.reduce(0) { $0 + ($1?.count ?? 0) }
         if forward != fromPostings { throw InvariantViolation("keyword index: \(forward) forward entries ≠ \(fromPostings) postings") }
+        if let counted = postingCount, counted != fromPostings {
+            throw InvariantViolation("keyword index: \(counted) postings counted ≠ \(fromPostings) in the lists")
+        }
     }
 }
