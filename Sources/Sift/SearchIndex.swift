@@ -36,11 +36,11 @@ public actor SearchIndex {
     var snapshotGeneration: StoreGeneration?
     /// Buffers the query path reuses from one search to the next (see SearchIndex+Search).
     let scratch = SearchScratch()
-    private var batch: [StoreMutation]? = nil
-    private var batchItems: [Pending] = []
+    var batch: [StoreMutation]? = nil
+    var batchItems: [Pending] = []
     let name: String
 
-    private enum Pending {
+    enum Pending {
         case upsert(PreparedItem)
         case delete([ItemID])
         case deleteDomains([String])
@@ -91,7 +91,7 @@ public actor SearchIndex {
                 outcome: opened.outcome))
     }
 
-    private func applyInMemory(_ pending: [Pending]) {
+    func applyInMemory(_ pending: [Pending]) {
         for p in pending {
             switch p {
             case .upsert(let prepared): state.project(prepared)
@@ -104,7 +104,7 @@ public actor SearchIndex {
         state.keyword.prepareForQueries()
     }
 
-    private static func mutation(_ p: Pending) -> StoreMutation {
+    static func mutation(_ p: Pending) -> StoreMutation {
         switch p {
         case .upsert(let p): .upsert(p.stored)
         case .delete(let ids): .delete(ids)
@@ -115,7 +115,7 @@ public actor SearchIndex {
     }
 
     /// Commits `pending` (or queues it when a batch is open).
-    private func commit(_ pending: [Pending], operation: String, count: Int, meta: [String: String] = [:]) throws {
+    func commit(_ pending: [Pending], operation: String, count: Int, meta: [String: String] = [:]) throws {
         guard !pending.isEmpty || !meta.isEmpty else {
             if batch == nil {
                 configuration.logger.log(
@@ -128,10 +128,26 @@ public actor SearchIndex {
             return
         }
         let started = Date()
+        let written = Result { try store.apply(pending.map(Self.mutation), meta: commitMeta(meta)) }
+        try finishCommit(pending, written: written, operation: operation, count: count, started: started)
+    }
+
+    /// The meta values a commit records: `meta` and the model's fingerprint.
+    func commitMeta(_ meta: [String: String]) -> [String: String] {
+        var meta = meta
+        if let f = configuration.vectorFingerprint { meta[Self.modelKey] = f }
+        return meta
+    }
+
+    /// What follows the store's write of `pending`: when it committed, the generation, the
+    /// stale snapshot's removal and the projection into memory; when it failed, only the log
+    /// (memory changes only after the store committed).
+    func finishCommit(
+        _ pending: [Pending], written: Result<(previous: StoreGeneration, current: StoreGeneration), any Error>, operation: String,
+        count: Int, started: Date
+    ) throws {
         do {
-            var meta = meta
-            if let f = configuration.vectorFingerprint { meta[Self.modelKey] = f }
-            let committed = try store.apply(pending.map(Self.mutation), meta: meta)
+            let committed = try written.get()
             // Another connection committed in between: this state no longer projects one generation.
             generation = committed.previous == generation ? committed.current : nil
             // Whoever wrote a snapshot (this index, or another one on the same store), it is
@@ -211,62 +227,6 @@ public actor SearchIndex {
     }
 
     // MARK: Lifecycle
-
-    /// Adds or replaces items (same id replaces). Private and hidden items are refused and,
-    /// if they were indexed, deleted; already-expired items are not stored. An empty array
-    /// does not touch the store.
-    /// - Complexity: O(Σ text) to analyse and embed, plus one transaction.
-    @discardableResult
-    public func upsert(_ newItems: [SearchableItem]) throws -> UpsertSummary {
-        var summary = UpsertSummary()
-        guard !newItems.isEmpty else { return summary }
-        let now = configuration.clock()
-        var pending: [Pending] = []
-        // Deletes stay in sequence with the upserts, so the last version of an id wins; an id
-        // upserted earlier in this call or in the open batch counts as indexed.
-        var upserted = Set<ItemID>()
-        func isIndexed(_ id: ItemID) -> Bool { table.row(of: id) != nil || upserted.contains(id) || pendingContains(id) }
-        // First what happens to each item (nil: store it), then the items to store are embedded
-        // and analysed together, across the cores.
-        var decisions: [Pending?] = []
-        var accepted: [StoredItem] = []
-        for item in newItems {
-            if !item.isIndexable {
-                summary.refusedPrivate += 1
-                if isIndexed(item.id) {
-                    decisions.append(.delete([item.id]))
-                    summary.deletedBecausePrivate += 1
-                }
-                continue
-            }
-            if item.isExpired(at: now) {
-                summary.expired += 1
-                if isIndexed(item.id) { decisions.append(.delete([item.id])) }
-                continue
-            }
-            decisions.append(nil)
-            accepted.append(StoredItem(item: item, vector: nil))
-            upserted.insert(item.id)
-            summary.indexed += 1
-        }
-        let prepared = state.prepare(
-            accepted, embedder: configuration.embedder, titleWeight: configuration.titleEmbeddingWeight, needsVector: { _ in true })
-        var next = 0
-        for decision in decisions {
-            if let decision {
-                pending.append(decision)
-            } else {
-                pending.append(.upsert(prepared[next]))
-                next += 1
-            }
-        }
-        try commit(pending, operation: "upsert", count: newItems.count)
-        return summary
-    }
-
-    private func pendingContains(_ id: ItemID) -> Bool {
-        batchItems.contains { if case .upsert(let p) = $0 { return p.stored.item.id == id } else { return false } }
-    }
 
     /// Deletes the items with these ids (unknown ids are ignored); their donations go too.
     /// Returns how many were indexed.

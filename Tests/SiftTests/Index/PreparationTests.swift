@@ -153,4 +153,38 @@ struct PreparationTests {
         try fixture.openStore().forEachItem { stored[$0.item.id] = $0.vector }
         for item in items.prefix(50) { #expect(bits(stored[item.id]) == bits(model.embed(item: item, titleWeight: 5))) }
     }
+
+    @Test("An upsert that stores its items while it prepares them leaves the store and every projection as small upserts do")
+    func overlappedUpsertIsSerial() async throws {
+        let model = randomModel()
+        var items = preparationCorpus(400)
+        // In the same call: an id twice (the last wins), then made private (deleted again).
+        items[20] = items[10]
+        items[20].title = "second version"
+        items[30] = items[15]
+        items[30].isPrivate = true
+        let large = try IndexFixture(.disk, embedder: model)
+        let small = try IndexFixture(.disk, embedder: model)
+        let a = try large.open()
+        let b = try small.open()
+        try await a.upsert(Array(items[0..<40]))  // stored while prepared
+        try await a.upsert(Array(items[40...]))
+        #expect(items.count - 40 >= SearchIndex.overlapMinimum)
+        for start in stride(from: 0, to: items.count, by: 10) {  // prepared, then stored
+            try await b.upsert(Array(items[start..<min(start + 10, items.count)]))
+        }
+        try await a.checkInvariants()
+        let (ka, kb) = (await a.keyword, await b.keyword)
+        #expect(ka.termStrings == kb.termStrings)
+        #expect(ka.postings.map { $0.map(\.row) } == kb.postings.map { $0.map(\.row) })
+        #expect(ka.rowTerms == kb.rowTerms)
+        #expect(ka.sortedTerms == kb.sortedTerms)
+        #expect(await a.allItems() == b.allItems())
+        let (va, vb) = (try #require(await a.vectors), try #require(await b.vectors))
+        #expect(va.count == vb.count)
+        for row in 0..<Int32(va.count) { #expect(bits(va.vector(at: row)) == bits(vb.vector(at: row))) }
+        #expect(try large.storedIDs() == small.storedIDs())
+        #expect(try large.storedIDs().contains(items[10].id))
+        #expect(try !large.storedIDs().contains(items[15].id))
+    }
 }
