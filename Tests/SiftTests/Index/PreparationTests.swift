@@ -67,7 +67,13 @@ struct PreparationTests {
         var state = IndexState(keyword: KeywordIndex(), vectors: nil)
         for start in stride(from: 0, to: items.count, by: 700) {
             let batch = items[start..<min(start + 700, items.count)].map { StoredItem(item: $0, vector: nil) }
-            for p in state.prepare(batch, embedder: nil, titleWeight: 5, needsVector: { _ in false }) { state.project(p) }
+            let prepared = state.prepare(batch, embedder: nil, titleWeight: 5, needsVector: { _ in false })
+            // Batch by batch (new rows: postings appended by two threads), or item by item.
+            if start % 1400 == 0 {
+                state.project(prepared)
+            } else {
+                for p in prepared { state.project(p) }
+            }
             state.keyword.prepareForQueries()
         }
         let parallel = state.keyword
