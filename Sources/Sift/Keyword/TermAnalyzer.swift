@@ -29,25 +29,11 @@ struct TermAnalyzer {
     private var learned: [String: String] = [:]
     /// The index's term ids when the analyser was made, read only.
     private var termIDs: [String: Int32]
-    /// This analyser's own look-up: each word it has met → its entry in `stems` (−1: a stop
-    /// word). Small and hot, so a word costs one look-up here instead of one in the memo, one
-    /// for its place in the document and one for its term id.
-    private var words: [String: Int32] = [:]
-    /// The distinct stems met, their term ids in the index (or −1) and their place in the
-    /// current document (or −1), by entry; `touched` lists the entries the document placed.
-    private var stems: [String] = []
-    private var stemIDs: [Int32] = []
-    private var slots: [Int32] = []
-    private var touched: [Int32] = []
-    /// Each stem's entry (different words may share a stem).
-    private var entries: [String: Int32] = [:]
+    /// Per document: each term's position in the document's lists.
+    private var slots: [String: Int] = [:]
 
-    /// Words ``analyze(_:)`` keeps in its own look-up at most.
-    let wordLimit: Int
-
-    init(analyzer: Analyzer, known: [String: String], termIDs: [String: Int32] = [:], wordLimit: Int = 1 << 16) {
+    init(analyzer: Analyzer, known: [String: String], termIDs: [String: Int32] = [:]) {
         self.analyzer = analyzer
-        self.wordLimit = wordLimit
         self.known = known
         self.termIDs = termIDs
     }
@@ -60,50 +46,22 @@ struct TermAnalyzer {
         return s.isEmpty ? nil : s
     }
 
-    /// The entry of a word's stem, or −1 for a stop word.
-    @inline(__always)
-    private mutating func entry(_ word: String) -> Int32 {
-        if let e = words[word] { return e }
-        var e: Int32 = -1
-        if let stem = stem(word) {
-            if let known = entries[stem] {
-                e = known
-            } else {
-                e = Int32(stems.count)
-                entries[stem] = e
-                stems.append(stem)
-                stemIDs.append(termIDs[stem] ?? -1)
-                slots.append(-1)
-            }
-        }
-        words[word] = e
-        return e
-    }
-
     /// The keyword index's view of `item`.
-    /// - Complexity: O(n) in the UTF-8 length of its title, keywords and content; one look-up
-    ///   per word, stemming only words not seen before.
+    /// - Complexity: O(n) in the UTF-8 length of its title, keywords and content; one memo
+    ///   lookup per word, stemming only words not seen before.
     mutating func analyze(_ item: SearchableItem) -> AnalyzedDocument {
         var document = AnalyzedDocument()
-        // A look-up, not a result: emptied (between documents) once it holds many words, so
-        // that a long tail of rare words cannot grow it without bound.
-        if words.count > wordLimit {
-            words.removeAll(keepingCapacity: true)
-            entries.removeAll(keepingCapacity: true)
-            stems.removeAll(keepingCapacity: true)
-            stemIDs.removeAll(keepingCapacity: true)
-            slots.removeAll(keepingCapacity: true)
-        }
-        func add(_ e: Int32, _ field: KeywordField) {
+        slots.removeAll(keepingCapacity: true)
+        let analyzer = self.analyzer
+        func add(_ stem: String, _ field: KeywordField) {
             let i: Int
-            if slots[Int(e)] >= 0 {
-                i = Int(slots[Int(e)])
+            if let slot = slots[stem] {
+                i = slot
             } else {
                 i = document.terms.count
-                slots[Int(e)] = Int32(i)
-                touched.append(e)
-                document.terms.append(stems[Int(e)])
-                document.ids.append(stemIDs[Int(e)])
+                slots[stem] = i
+                document.terms.append(stem)
+                document.ids.append(termIDs[stem] ?? -1)
                 document.frequencies.append((0, 0, 0))
             }
             switch field {
@@ -118,27 +76,21 @@ struct TermAnalyzer {
                 document.lengths.2 += 1
             }
         }
-        let analyzer = self.analyzer
         var position = 0
         analyzer.forEachWord(item.title) { word, _ in
             if position < KeywordIndex.titleHeadLength { document.titleHeads.append(KeywordIndex.wordHash(word)) }
             position += 1
-            let e = entry(word)
-            if e >= 0 { add(e, .title) }
+            if let s = stem(word) { add(s, .title) }
         }
         // Each keyword alone: a word cannot span the space that joining them would put between.
         for keyword in item.keywords {
             analyzer.forEachWord(keyword) { word, _ in
-                let e = entry(word)
-                if e >= 0 { add(e, .keywords) }
+                if let s = stem(word) { add(s, .keywords) }
             }
         }
         analyzer.forEachWord(item.content) { word, _ in
-            let e = entry(word)
-            if e >= 0 { add(e, .content) }
+            if let s = stem(word) { add(s, .content) }
         }
-        for e in touched { slots[Int(e)] = -1 }
-        touched.removeAll(keepingCapacity: true)
         return document
     }
 
