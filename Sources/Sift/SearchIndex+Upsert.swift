@@ -5,60 +5,15 @@ extension SearchIndex {
     /// batch is still being embedded (``upsert(_:)``); smaller ones prepare, then store.
     static let overlapMinimum = Parallel.minimumCount
 
-    /// Adds or replaces items (same id replaces). Private and hidden items are refused and,
-    /// if they were indexed, deleted; already-expired items are not stored. An empty array
-    /// does not touch the store.
-    ///
-    /// The items to store are embedded and analysed across the cores; meanwhile, for a batch
-    /// of ``overlapMinimum`` items or more, a thread of its own writes them to the store in
-    /// order as they are ready (first checkpointing the store's log if the last commit left
-    /// that due), so that the store's waits for the disk overlap the embedding. It is still one
-    /// transaction, committed before anything changes in memory.
-    /// - Complexity: O(Σ text) to analyse and embed, plus one transaction.
-    @discardableResult
-    public func upsert(_ newItems: [SearchableItem]) throws -> UpsertSummary {
-        var summary = UpsertSummary()
-        guard !newItems.isEmpty else { return summary }
-        let now = configuration.clock()
-        // Deletes stay in sequence with the upserts, so the last version of an id wins; an id
-        // upserted earlier in this call or in the open batch counts as indexed.
-        var upserted = Set<ItemID>()
-        func isIndexed(_ id: ItemID) -> Bool { table.row(of: id) != nil || upserted.contains(id) || pendingContains(id) }
-        // First what happens to each item (nil: store it), then the items to store are embedded
-        // and analysed together, across the cores.
-        var decisions: [Pending?] = []
-        var accepted: [StoredItem] = []
-        for item in newItems {
-            if !item.isIndexable {
-                summary.refusedPrivate += 1
-                if isIndexed(item.id) {
-                    decisions.append(.delete([item.id]))
-                    summary.deletedBecausePrivate += 1
-                }
-                continue
-            }
-            if item.isExpired(at: now) {
-                summary.expired += 1
-                if isIndexed(item.id) { decisions.append(.delete([item.id])) }
-                continue
-            }
-            decisions.append(nil)
-            accepted.append(StoredItem(item: item, vector: nil))
-            upserted.insert(item.id)
-            summary.indexed += 1
-        }
-        if batch == nil && accepted.count >= Self.overlapMinimum {
-            try storeWhilePreparing(decisions, accepted, count: newItems.count)
-            return summary
-        }
-        let prepared = state.prepare(
-            accepted, embedder: configuration.embedder, titleWeight: configuration.titleEmbeddingWeight, needsVector: { _ in true })
-        try commit(Self.pending(decisions, prepared), operation: "upsert", count: newItems.count)
-        return summary
+    /// The meta values a commit records: `meta` and the model's fingerprint.
+    func commitMeta(_ meta: [String: String]) -> [String: String] {
+        var meta = meta
+        if let f = configuration.vectorFingerprint { meta[Self.modelKey] = f }
+        return meta
     }
 
     /// The upsert's mutations in order: each decision, or (nil) the next prepared item.
-    private static func pending(_ decisions: [Pending?], _ prepared: [PreparedItem]) -> [Pending] {
+    static func pending(_ decisions: [Pending?], _ prepared: [PreparedItem]) -> [Pending] {
         var pending: [Pending] = []
         pending.reserveCapacity(decisions.count)
         var next = 0
@@ -77,7 +32,7 @@ extension SearchIndex {
     /// due and writes the upsert's mutations in one transaction, each prepared item as soon as
     /// it is ready; then, once the transaction committed, projects them into memory. The
     /// transaction and its mutations are exactly those of preparing first and committing after.
-    private func storeWhilePreparing(_ decisions: [Pending?], _ accepted: [StoredItem], count: Int) throws {
+    func storeWhilePreparing(_ decisions: [Pending?], _ accepted: [StoredItem], count: Int) throws {
         let started = Date()
         let store = self.store
         let meta = commitMeta([:])

@@ -139,13 +139,6 @@ public actor SearchIndex {
         try finishCommit(pending, written: written, operation: operation, count: count, started: started)
     }
 
-    /// The meta values a commit records: `meta` and the model's fingerprint.
-    func commitMeta(_ meta: [String: String]) -> [String: String] {
-        var meta = meta
-        if let f = configuration.vectorFingerprint { meta[Self.modelKey] = f }
-        return meta
-    }
-
     /// What follows the store's write of `pending`: when it committed, the generation, the
     /// stale snapshot's removal and the projection into memory; when it failed, only the log
     /// (memory changes only after the store committed).
@@ -234,6 +227,58 @@ public actor SearchIndex {
     }
 
     // MARK: Lifecycle
+
+    /// Adds or replaces items (same id replaces). Private and hidden items are refused and,
+    /// if they were indexed, deleted; already-expired items are not stored. An empty array
+    /// does not touch the store.
+    ///
+    /// The items to store are embedded and analysed across the cores; meanwhile, for a batch
+    /// of ``overlapMinimum`` items or more, a thread of its own writes them to the store in
+    /// order as they are ready (first checkpointing the store's log if the last commit left
+    /// that due), so that the store's waits for the disk overlap the embedding. It is still one
+    /// transaction, committed before anything changes in memory.
+    /// - Complexity: O(Σ text) to analyse and embed, plus one transaction.
+    @discardableResult
+    public func upsert(_ newItems: [SearchableItem]) throws -> UpsertSummary {
+        var summary = UpsertSummary()
+        guard !newItems.isEmpty else { return summary }
+        let now = configuration.clock()
+        // Deletes stay in sequence with the upserts, so the last version of an id wins; an id
+        // upserted earlier in this call or in the open batch counts as indexed.
+        var upserted = Set<ItemID>()
+        func isIndexed(_ id: ItemID) -> Bool { table.row(of: id) != nil || upserted.contains(id) || pendingContains(id) }
+        // First what happens to each item (nil: store it), then the items to store are embedded
+        // and analysed together, across the cores.
+        var decisions: [Pending?] = []
+        var accepted: [StoredItem] = []
+        for item in newItems {
+            if !item.isIndexable {
+                summary.refusedPrivate += 1
+                if isIndexed(item.id) {
+                    decisions.append(.delete([item.id]))
+                    summary.deletedBecausePrivate += 1
+                }
+                continue
+            }
+            if item.isExpired(at: now) {
+                summary.expired += 1
+                if isIndexed(item.id) { decisions.append(.delete([item.id])) }
+                continue
+            }
+            decisions.append(nil)
+            accepted.append(StoredItem(item: item, vector: nil))
+            upserted.insert(item.id)
+            summary.indexed += 1
+        }
+        if batch == nil && accepted.count >= Self.overlapMinimum {
+            try storeWhilePreparing(decisions, accepted, count: newItems.count)
+            return summary
+        }
+        let prepared = state.prepare(
+            accepted, embedder: configuration.embedder, titleWeight: configuration.titleEmbeddingWeight, needsVector: { _ in true })
+        try commit(Self.pending(decisions, prepared), operation: "upsert", count: newItems.count)
+        return summary
+    }
 
     /// Deletes the items with these ids (unknown ids are ignored); their donations go too.
     /// Returns how many were indexed.
