@@ -20,42 +20,18 @@ extension IndexState {
     ) -> [PreparedItem] {
         var analysers: [TermAnalyzer] = []
         let prepared = Parallel.map(
-            count: items.count, makeWorker: { keyword.makeTermAnalyzer() }, finishWorker: { analysers.append($0) }
+            count: items.count,
+            makeWorker: { keyword.makeTermAnalyzer() },
+            finishWorker: { analysers.append($0) }
         ) { (analyser: inout TermAnalyzer, i: Int) -> PreparedItem in
-            Self.prepare(items[i], analyser: &analyser, embedder: embedder, titleWeight: titleWeight, needsVector: needsVector)
+            var stored = items[i]
+            if let embedder, needsVector(stored) {
+                stored.vector = embedder.embed(item: stored.item, titleWeight: titleWeight)
+            }
+            return PreparedItem(stored: stored, analysis: analyser.analyze(stored.item))
         }
         for i in analysers.indices { keyword.learnStems(analysers[i].takeLearnedStems()) }
         return prepared
-    }
-
-    /// ``prepare(_:embedder:titleWeight:needsVector:)``, with `alongside` run meanwhile on a
-    /// thread of its own, reading the prepared items in order as they are ready
-    /// (`Parallel.map(count:makeWorker:finishWorker:_:alongside:)`): an upsert stores them
-    /// there while the rest are being embedded.
-    mutating func prepare<R>(
-        _ items: [StoredItem], embedder: (any Embedder)?, titleWeight: Float, needsVector: @escaping @Sendable (StoredItem) -> Bool,
-        alongside: (_ element: (Int) -> PreparedItem) -> R
-    ) -> (prepared: [PreparedItem], alongside: R) {
-        var analysers: [TermAnalyzer] = []
-        let (prepared, outcome) = Parallel.map(
-            count: items.count, makeWorker: { keyword.makeTermAnalyzer() }, finishWorker: { analysers.append($0) },
-            { (analyser: inout TermAnalyzer, i: Int) -> PreparedItem in
-                Self.prepare(items[i], analyser: &analyser, embedder: embedder, titleWeight: titleWeight, needsVector: needsVector)
-            }, alongside: alongside)
-        for i in analysers.indices { keyword.learnStems(analysers[i].takeLearnedStems()) }
-        return (prepared, outcome)
-    }
-
-    /// One item, embedded if `needsVector` says so, and analysed.
-    private static func prepare(
-        _ stored: StoredItem, analyser: inout TermAnalyzer, embedder: (any Embedder)?, titleWeight: Float,
-        needsVector: (StoredItem) -> Bool
-    ) -> PreparedItem {
-        var stored = stored
-        if let embedder, needsVector(stored) {
-            stored.vector = embedder.embed(item: stored.item, titleWeight: titleWeight)
-        }
-        return PreparedItem(stored: stored, analysis: analyser.analyze(stored.item))
     }
 
     /// Projects a prepared item.

@@ -36,11 +36,11 @@ public actor SearchIndex {
     var snapshotGeneration: StoreGeneration?
     /// Buffers the query path reuses from one search to the next (see SearchIndex+Search).
     let scratch = SearchScratch()
-    var batch: [StoreMutation]? = nil
-    var batchItems: [Pending] = []
+    private var batch: [StoreMutation]? = nil
+    private var batchItems: [Pending] = []
     let name: String
 
-    enum Pending {
+    private enum Pending {
         case upsert(PreparedItem)
         case delete([ItemID])
         case deleteDomains([String])
@@ -91,7 +91,7 @@ public actor SearchIndex {
                 outcome: opened.outcome))
     }
 
-    func applyInMemory(_ pending: [Pending]) {
+    private func applyInMemory(_ pending: [Pending]) {
         // Upserts alone (the usual batch): projected together.
         let upserts = pending.compactMap { if case .upsert(let p) = $0 { p } else { nil } }
         if upserts.count == pending.count {
@@ -111,7 +111,7 @@ public actor SearchIndex {
         state.keyword.prepareForQueries()
     }
 
-    static func mutation(_ p: Pending) -> StoreMutation {
+    private static func mutation(_ p: Pending) -> StoreMutation {
         switch p {
         case .upsert(let p): .upsert(p.stored)
         case .delete(let ids): .delete(ids)
@@ -122,7 +122,7 @@ public actor SearchIndex {
     }
 
     /// Commits `pending` (or queues it when a batch is open).
-    func commit(_ pending: [Pending], operation: String, count: Int, meta: [String: String] = [:]) throws {
+    private func commit(_ pending: [Pending], operation: String, count: Int, meta: [String: String] = [:]) throws {
         guard !pending.isEmpty || !meta.isEmpty else {
             if batch == nil {
                 configuration.logger.log(
@@ -135,19 +135,10 @@ public actor SearchIndex {
             return
         }
         let started = Date()
-        let written = Result { try store.apply(pending.map(Self.mutation), meta: commitMeta(meta)) }
-        try finishCommit(pending, written: written, operation: operation, count: count, started: started)
-    }
-
-    /// What follows the store's write of `pending`: when it committed, the generation, the
-    /// stale snapshot's removal and the projection into memory; when it failed, only the log
-    /// (memory changes only after the store committed).
-    func finishCommit(
-        _ pending: [Pending], written: Result<(previous: StoreGeneration, current: StoreGeneration), any Error>, operation: String,
-        count: Int, started: Date
-    ) throws {
         do {
-            let committed = try written.get()
+            var meta = meta
+            if let f = configuration.vectorFingerprint { meta[Self.modelKey] = f }
+            let committed = try store.apply(pending.map(Self.mutation), meta: meta)
             // Another connection committed in between: this state no longer projects one generation.
             generation = committed.previous == generation ? committed.current : nil
             // Whoever wrote a snapshot (this index, or another one on the same store), it is
@@ -231,18 +222,13 @@ public actor SearchIndex {
     /// Adds or replaces items (same id replaces). Private and hidden items are refused and,
     /// if they were indexed, deleted; already-expired items are not stored. An empty array
     /// does not touch the store.
-    ///
-    /// The items to store are embedded and analysed across the cores; meanwhile, for a batch
-    /// of ``overlapMinimum`` items or more, a thread of its own writes them to the store in
-    /// order as they are ready (first checkpointing the store's log if the last commit left
-    /// that due), so that the store's waits for the disk overlap the embedding. It is still one
-    /// transaction, committed before anything changes in memory.
     /// - Complexity: O(Σ text) to analyse and embed, plus one transaction.
     @discardableResult
     public func upsert(_ newItems: [SearchableItem]) throws -> UpsertSummary {
         var summary = UpsertSummary()
         guard !newItems.isEmpty else { return summary }
         let now = configuration.clock()
+        var pending: [Pending] = []
         // Deletes stay in sequence with the upserts, so the last version of an id wins; an id
         // upserted earlier in this call or in the open batch counts as indexed.
         var upserted = Set<ItemID>()
@@ -270,14 +256,23 @@ public actor SearchIndex {
             upserted.insert(item.id)
             summary.indexed += 1
         }
-        if batch == nil && accepted.count >= Self.overlapMinimum {
-            try storeWhilePreparing(decisions, accepted, count: newItems.count)
-            return summary
-        }
         let prepared = state.prepare(
             accepted, embedder: configuration.embedder, titleWeight: configuration.titleEmbeddingWeight, needsVector: { _ in true })
-        try commit(Self.pending(decisions, prepared), operation: "upsert", count: newItems.count)
+        var next = 0
+        for decision in decisions {
+            if let decision {
+                pending.append(decision)
+            } else {
+                pending.append(.upsert(prepared[next]))
+                next += 1
+            }
+        }
+        try commit(pending, operation: "upsert", count: newItems.count)
         return summary
+    }
+
+    private func pendingContains(_ id: ItemID) -> Bool {
+        batchItems.contains { if case .upsert(let p) = $0 { return p.stored.item.id == id } else { return false } }
     }
 
     /// Deletes the items with these ids (unknown ids are ignored); their donations go too.

@@ -43,39 +43,6 @@ final class SQLiteDatabase {
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
-        walPages.deallocate()
-    }
-
-    /// Pages in the write-ahead log after this connection's last commit (0 before one, or once
-    /// a checkpoint has restarted the log), as SQLite's WAL hook reports them.
-    private let walPages: UnsafeMutablePointer<Int32> = {
-        let p = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-        p.initialize(to: 0)
-        return p
-    }()
-
-    /// Replaces SQLite's automatic checkpoint (which runs inside the `COMMIT` that fills the log
-    /// past 1,000 pages) by ``walPageCount`` and ``checkpoint()``, so that the owner can run the
-    /// checkpoint where it is not in a caller's way. Changes nothing about durability: a commit
-    /// is on disk once its `COMMIT` returns, checkpointed or not.
-    func manageCheckpoints() {
-        sqlite3_wal_hook(
-            handle,
-            { context, _, _, pages in
-                context?.assumingMemoryBound(to: Int32.self).pointee = pages
-                return SQLITE_OK
-            }, walPages)
-    }
-
-    /// See ``manageCheckpoints()``.
-    var walPageCount: Int { Int(walPages.pointee) }
-
-    /// Copies the log's committed pages into the database file (`PRAGMA wal_checkpoint`,
-    /// passive: it waits for no reader or writer), as SQLite's automatic checkpoint does.
-    func checkpoint() throws(StoreError) {
-        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-        if rc != SQLITE_OK { throw error(rc, "PRAGMA wal_checkpoint(PASSIVE)") }
-        walPages.pointee = 0
     }
 
     private func error(_ rc: Int32, _ sql: String?) -> StoreError {

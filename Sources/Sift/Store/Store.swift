@@ -59,10 +59,7 @@ final class Store {
             throw Self.diagnose(error, directory: directory)
         }
         do {
-            if !readOnly {
-                try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA secure_delete=ON;")
-                database.manageCheckpoints()
-            }
+            if !readOnly { try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA secure_delete=ON;") }
             if salvaging {
                 try checkSalvageable()
             } else {
@@ -289,23 +286,11 @@ final class Store {
     /// learns that another connection wrote the store in between.
     @discardableResult
     func apply(_ mutations: [StoreMutation], meta: [String: String] = [:]) throws -> (previous: StoreGeneration, current: StoreGeneration) {
-        try apply(meta: meta) { apply in
-            for mutation in mutations { try apply(mutation) }
-        }
-    }
-
-    /// ``apply(_:meta:)`` with the mutations handed over one by one by `write` (which may wait
-    /// for each: the items of an upsert are stored while the rest are still being embedded).
-    /// With `checkpointing` false, a checkpoint this commit makes due is left to the caller
-    /// (``checkpointIfDue()``, on a thread where it waits for no one).
-    func apply(
-        meta: [String: String] = [:], checkpointing: Bool = true, _ write: (_ apply: (StoreMutation) throws -> Void) throws -> Void
-    ) throws -> (previous: StoreGeneration, current: StoreGeneration) {
-        let committed = try database.transaction {
+        try database.transaction {
             guard let previous = try generation() else {
                 throw StoreError(code: -1, message: "the store has no generation setting; it is damaged or was tampered with", path: path)
             }
-            try write { try apply($0) }
+            for mutation in mutations { try apply(mutation) }
             for (name, value) in meta.sorted(by: { $0.key < $1.key }) {
                 let key = codec.lookupKey("meta:" + name)
                 try database.query(
@@ -314,19 +299,6 @@ final class Store {
             }
             return (previous, try writeNextGeneration(after: previous))
         }
-        if checkpointing { checkpointIfDue() }
-        return committed
-    }
-
-    /// Write-ahead log pages past which the log is checkpointed: SQLite's own default.
-    static let checkpointPages = 1000
-
-    /// Checkpoints the write-ahead log if commits have filled it past ``checkpointPages``, as
-    /// SQLite's automatic checkpoint would have after the last of them (``SQLiteDatabase/manageCheckpoints()``).
-    /// A failed checkpoint is not an error, as it is not for SQLite's: the commits are in the
-    /// log, and a later checkpoint (or closing the store) copies them.
-    func checkpointIfDue() {
-        if database.walPageCount >= Self.checkpointPages { try? database.checkpoint() }
     }
 
     /// Writes a new generation after `previous` (a fresh count when there is none, as after a

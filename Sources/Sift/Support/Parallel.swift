@@ -60,121 +60,23 @@ enum Parallel {
         _ transform: (inout Worker, Int) -> T
     ) -> [T] {
         guard count > 0 else { return [] }
-        return mapChunks(count: count, makeWorker: makeWorker, finishWorker: finishWorker, transform, alongside: nil)
-    }
-
-    /// ``map(count:makeWorker:finishWorker:_:)``, with `alongside` run at the same time on a
-    /// thread of its own (so that the cores stay with the map): it reads the results in order
-    /// through `element(i)`, which waits until the chunk holding `i` is done. For work that
-    /// must follow the results one by one on one thread and mostly waits (writing them to a
-    /// file, say): it overlaps the map instead of following it. `alongside` sees exactly the
-    /// results the map returns, so its outcome is that of a loop after the map.
-    static func map<Worker, T, R>(
-        count: Int, makeWorker: () -> Worker, finishWorker: (Worker) -> Void,
-        _ transform: (inout Worker, Int) -> T,
-        alongside: (_ element: (Int) -> T) -> R
-    ) -> (results: [T], alongside: R) {
-        guard count > 0 else { return ([], alongside { _ in preconditionFailure("no elements") }) }
-        var outcome: R?
-        let results = withoutActuallyEscaping(alongside) { alongside in
-            mapChunks(count: count, makeWorker: makeWorker, finishWorker: finishWorker, transform) { element in
-                outcome = alongside(element)
-            }
-        }
-        return (results, outcome!)
-    }
-
-    private static func mapChunks<Worker, T>(
-        count: Int, makeWorker: () -> Worker, finishWorker: (Worker) -> Void,
-        _ transform: (inout Worker, Int) -> T,
-        alongside: ((_ element: (Int) -> T) -> Void)?
-    ) -> [T] {
         let cores = Self.cores
         let chunks = count < minimumCount || cores < 2 ? 1 : min(cores * 4, count / (minimumCount / 2))
         var workers = (0..<chunks).map { _ in makeWorker() }
-        let progress = ChunkProgress(count: count, chunks: chunks)
         let result = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             workers.withUnsafeMutableBufferPointer { workers in
-                // Each chunk writes only its own results and its own worker; `alongside` reads
-                // a result only once its chunk is marked done (under the progress lock).
+                // Each chunk writes only its own results and its own worker.
                 let results = buffer.baseAddress!
                 let workers = workers.baseAddress!
-                let helper = alongside.map { alongside in
-                    ChunkProgress.start {
-                        alongside { i in
-                            progress.wait(for: i)
-                            return results[i]
-                        }
-                    }
-                }
                 forEachChunk(count: count, chunks: chunks) { c, range in
                     for i in range {
                         (results + i).initialize(to: transform(&workers[c], i))
                     }
-                    progress.finish(chunk: c)
                 }
-                helper?.wait()
             }
             initialized = count
         }
         for w in workers { finishWorker(w) }
         return result
-    }
-}
-
-/// Which chunks of a ``Parallel`` map are done, for the thread that reads the results alongside.
-private final class ChunkProgress: @unchecked Sendable {
-    // `done` is read and written only under `condition`'s lock.
-    private let condition = NSCondition()
-    private var done: [Bool]
-    private let count: Int
-
-    init(count: Int, chunks: Int) {
-        self.count = count
-        done = [Bool](repeating: false, count: chunks)
-    }
-
-    /// The first element of chunk `c` in ``Parallel/forEachChunk(count:chunks:_:)``'s cut.
-    private func start(of c: Int) -> Int { count * c / done.count }
-
-    func finish(chunk: Int) {
-        condition.lock()
-        done[chunk] = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits until the chunk holding element `i` is done.
-    func wait(for i: Int) {
-        precondition(i >= 0 && i < count, "element index out of range")
-        var c = min(done.count - 1, i * done.count / count)
-        while c + 1 < done.count && start(of: c + 1) <= i { c += 1 }
-        while start(of: c) > i { c -= 1 }
-        condition.lock()
-        while !done[c] { condition.wait() }
-        condition.unlock()
-    }
-
-    /// Runs `body` on a thread of its own; the semaphore returned is signalled when it has
-    /// returned and been released (so that nothing it captured outlives the wait).
-    static func start(_ body: @escaping () -> Void) -> DispatchSemaphore {
-        let job = Job(body)
-        Thread { job.run() }.start()
-        return job.finished
-    }
-
-    private final class Job: @unchecked Sendable {
-        // The caller waits on `finished` before anything `body` captures is used again, and
-        // meanwhile shares with it only what is read under a ChunkProgress lock.
-        private var body: (() -> Void)?
-        let finished = DispatchSemaphore(value: 0)
-
-        init(_ body: @escaping () -> Void) { self.body = body }
-
-        func run() {
-            body?()
-            body = nil
-            finished.signal()
-        }
     }
 }

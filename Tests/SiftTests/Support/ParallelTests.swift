@@ -75,29 +75,4 @@ struct ParallelTests {
             #expect(finished == Array(0..<made))
         }
     }
-
-    @Test(
-        "map alongside: the helper reads every result in order, the very values the map returns", arguments: [1, 31, 32, 33, 1000, 10_007])
-    func mapAlongside(count: Int) {
-        let (result, seen) = Parallel.map(
-            count: count, makeWorker: { 0 }, finishWorker: { _ in },
-            { (_: inout Int, i: Int) -> Double in Self.value(i) },
-            alongside: { element in (0..<count).map { element($0) } })
-        #expect(result == (0..<count).map(Self.value))
-        #expect(seen == result)
-    }
-
-    @Test("map alongside may stop reading early, read out of order, or read nothing")
-    func mapAlongsidePartial() {
-        let count = 500
-        let (result, picked) = Parallel.map(
-            count: count, makeWorker: { 0 }, finishWorker: { _ in },
-            { (_: inout Int, i: Int) -> Int in i * 3 },
-            alongside: { element in [element(499), element(0), element(250)] })
-        #expect(result == (0..<count).map { $0 * 3 })
-        #expect(picked == [1497, 0, 750])
-        let (empty, ran) = Parallel.map(
-            count: 0, makeWorker: { 0 }, finishWorker: { _ in }, { (_: inout Int, i: Int) -> Int in i }, alongside: { _ in true })
-        #expect(empty.isEmpty && ran)
-    }
 }
