@@ -23,11 +23,36 @@ struct IndexState: Sendable {
     /// Projects `stored`, whose keyword analysis is `analysis` (see ``prepare(_:embedder:titleWeight:needsVector:)``).
     mutating func project(_ stored: StoredItem, analysis: AnalyzedDocument) {
         let (row, _) = table.assign(stored.item.id)
+        keyword.insert(analysis, at: row)
+        place(stored, at: row)
+    }
+
+    /// Projects prepared items in order: the same as projecting them one after another. When
+    /// every one takes a new row, the keyword postings go in on two threads
+    /// (`KeywordIndex.insertNew(_:at:)`).
+    mutating func project(_ batch: [PreparedItem]) {
+        var rows: [Int32] = []
+        rows.reserveCapacity(batch.count)
+        var allNew = true
+        for p in batch {
+            let (row, isNew) = table.assign(p.stored.item.id)
+            rows.append(row)
+            allNew = allNew && isNew && !keyword.contains(row: row)
+        }
+        if allNew {
+            keyword.insertNew(batch.map(\.analysis), at: rows)
+        } else {
+            for (p, row) in zip(batch, rows) { keyword.insert(p.analysis, at: row) }
+        }
+        for (p, row) in zip(batch, rows) { place(p.stored, at: row) }
+    }
+
+    /// The item cache, attributes, vector and domain name of an item at its row.
+    private mutating func place(_ stored: StoredItem, at row: Int32) {
         let r = Int(row)
         if r >= items.count { items.append(contentsOf: repeatElement(nil, count: r - items.count + 1)) }
         items[r] = stored.item
         attributes.set(row: row, item: stored.item)
-        keyword.insert(analysis, at: row)
         if let v = stored.vector, v.count == vectors?.dimension {
             vectors?.set(row: row, vector: v)
         }

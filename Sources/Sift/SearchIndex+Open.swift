@@ -110,10 +110,8 @@ extension SearchIndex {
         func flush() {
             let prepared = state.prepare(
                 chunk, embedder: configuration.embedder, titleWeight: configuration.titleEmbeddingWeight, needsVector: needsVector)
-            for (stored, p) in zip(chunk, prepared) {
-                if needsVector(stored) { rewritten.append(.upsert(p.stored)) }
-                state.project(p)
-            }
+            for (stored, p) in zip(chunk, prepared) where needsVector(stored) { rewritten.append(.upsert(p.stored)) }
+            state.project(prepared)
             chunk.removeAll(keepingCapacity: true)
         }
         try store.forEachItem { stored in

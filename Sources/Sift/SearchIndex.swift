@@ -92,6 +92,13 @@ public actor SearchIndex {
     }
 
     private func applyInMemory(_ pending: [Pending]) {
+        // Upserts alone (the usual batch): projected together.
+        let upserts = pending.compactMap { if case .upsert(let p) = $0 { p } else { nil } }
+        if upserts.count == pending.count {
+            state.project(upserts)
+            state.keyword.prepareForQueries()
+            return
+        }
         for p in pending {
             switch p {
             case .upsert(let prepared): state.project(prepared)

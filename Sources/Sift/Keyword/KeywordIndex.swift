@@ -55,6 +55,9 @@ package struct KeywordIndex: Sendable {
     static let stemMemoLimit = 1 << 15
     /// Postings appended since the lists were last trimmed to their size (see `prepareForQueries`).
     var appendedSinceTrim = 0
+    /// The number of postings, kept up by `insert` and `remove` once `prepareForQueries` has
+    /// counted them (nil: not counted since the lists were set some other way, as by a snapshot).
+    var postingCount: Int?
 
     package init(parameters: BM25Parameters = .default, analyzer: Analyzer = Analyzer()) {
         self.parameters = parameters
@@ -80,11 +83,12 @@ package struct KeywordIndex: Sendable {
         insert(document, at: row)
     }
 
-    /// A ``TermAnalyzer`` that starts from the stems this index has memoised. Analysers work
-    /// apart from the index (on other threads too); hand what each learned back with
-    /// ``learnStems(_:)``.
+    /// A ``TermAnalyzer`` that starts from the stems this index has memoised and resolves the
+    /// terms it holds to their ids (so that ``insert(_:at:)-(AnalyzedDocument,_)`` looks up only
+    /// new ones). Analysers work apart from the index (on other threads too); hand what each
+    /// learned back with ``learnStems(_:)``.
     func makeTermAnalyzer() -> TermAnalyzer {
-        TermAnalyzer(analyzer: analyzer, known: stemMemo)
+        TermAnalyzer(analyzer: analyzer, known: stemMemo, termIDs: termIDs)
     }
 
     /// Adds stems an analyser learned to the memo, up to ``stemMemoLimit`` words.
@@ -97,9 +101,51 @@ package struct KeywordIndex: Sendable {
     /// Indexes an analysed item at `row`, replacing whatever the row held: the same as
     /// ``insert(_:at:)`` on the item it was made from.
     /// - Complexity: O(t log t + Σ p) for t distinct terms of the item and p the postings of the
-    ///   terms it replaces; one dictionary lookup per distinct term.
+    ///   terms it replaces; a dictionary lookup per term the analyser did not resolve.
     mutating func insert(_ document: AnalyzedDocument, at row: Int32) {
         remove(row: row)
+        let (ids, entries) = place(document, at: row)
+        for (id, posting) in zip(ids, entries) { postings[Int(id)].append(posting) }
+    }
+
+    /// Indexes analysed items at rows that hold no document (new rows, all distinct): the same,
+    /// list for list and posting for posting, as inserting them one after another, with the
+    /// postings appended by two threads, each to the lists of half the terms (by id parity) in
+    /// the items' order. Appending to ~30 scattered lists an item is most of a projection.
+    /// - Complexity: O(Σ t log t) for t distinct terms per item.
+    mutating func insertNew(_ documents: [AnalyzedDocument], at rows: [Int32]) {
+        precondition(documents.count == rows.count, "one row per document")
+        var ids: [Int32] = []
+        var entries: [Posting] = []
+        for (document, row) in zip(documents, rows) {
+            precondition(!contains(row: row), "row \(row) holds a document")
+            let placed = place(document, at: row)
+            ids.append(contentsOf: placed.ids)
+            entries.append(contentsOf: placed.postings)
+        }
+        postings.withUnsafeMutableBufferPointer { lists in
+            ids.withUnsafeBufferPointer { ids in
+                entries.withUnsafeBufferPointer { entries in
+                    // Each half appends only to the lists of its own terms.
+                    Parallel.forEach(iterations: ids.count >= Self.parallelAppendMinimum ? 2 : 1) { half in
+                        let step = ids.count >= Self.parallelAppendMinimum ? 2 : 1
+                        for k in 0..<ids.count where Int(ids[k]) % step == half {
+                            lists[Int(ids[k])].append(entries[k])
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Postings below which ``insertNew(_:at:)`` appends on one thread.
+    static let parallelAppendMinimum = 4096
+
+    /// Everything ``insert(_:at:)`` does for a row that holds no document but append the
+    /// postings: term ids (new terms get theirs, in the order they first occur), the row's term
+    /// list, lengths and title words, the counts. Returns the postings to append to each term's
+    /// list, in term id order.
+    private mutating func place(_ document: AnalyzedDocument, at row: Int32) -> (ids: [Int32], postings: [Posting]) {
         let r = Int(row)
         if r >= rowTerms.count {
             rowTerms.append(contentsOf: repeatElement(nil, count: r - rowTerms.count + 1))
@@ -107,21 +153,29 @@ package struct KeywordIndex: Sendable {
             titleHeads.append(contentsOf: repeatElement(0, count: (r + 1) * Self.titleHeadLength - titleHeads.count))
         }
         // Ids are handed out in the order terms first occur, as when the item is analysed here.
+        // The analyser resolved the terms this index held then; an id it gave is used only if
+        // it still names the term (ids are never reused, but `removeAll` starts them afresh).
         var ids: [Int32] = []
         ids.reserveCapacity(document.terms.count)
-        for term in document.terms { ids.append(termID(term)) }
+        for (i, term) in document.terms.enumerated() {
+            let known = i < document.ids.count ? Int(document.ids[i]) : -1
+            ids.append(known >= 0 && known < termStrings.count && termStrings[known] == term ? Int32(known) : termID(term))
+        }
         let order = ids.indices.sorted { ids[$0] < ids[$1] }
         var sortedIDs: [Int32] = []
         sortedIDs.reserveCapacity(ids.count)
+        var entries: [Posting] = []
+        entries.reserveCapacity(ids.count)
         let e = UInt16(Posting.escape)
         for i in order {
             let tf = document.frequencies[i]
             let posting = Posting(row: row, tf: (UInt8(min(tf.0, e)), UInt8(min(tf.1, e)), UInt8(min(tf.2, e))))
             if posting.isEscaped { largeFrequencies[Self.largeKey(term: ids[i], row: row)] = tf }
-            postings[Int(ids[i])].append(posting)
+            entries.append(posting)
             sortedIDs.append(ids[i])
         }
         appendedSinceTrim += sortedIDs.count
+        postingCount? += sortedIDs.count
         rowTerms[r] = sortedIDs
         for (i, h) in document.titleHeads.prefix(Self.titleHeadLength).enumerated() {
             titleHeads[r * Self.titleHeadLength + i] = h
@@ -132,6 +186,7 @@ package struct KeywordIndex: Sendable {
         totalLengths.1 += Int(lengths.1)
         totalLengths.2 += Int(lengths.2)
         documentCount += 1
+        return (sortedIDs, entries)
     }
 
     /// Removes the document at `row`, if any.
@@ -145,6 +200,7 @@ package struct KeywordIndex: Sendable {
                 if list[i].isEscaped { largeFrequencies[Self.largeKey(term: id, row: row)] = nil }
                 list.swapAt(i, list.count - 1)
                 list.removeLast()
+                postingCount? -= 1
             }
             postings[Int(id)] = list
         }
@@ -267,5 +323,8 @@ package struct KeywordIndex: Sendable {
         }
         let forward = rowTerms.reduce(0) { $0 + ($1?.count ?? 0) }
         if forward != fromPostings { throw InvariantViolation("keyword index: \(forward) forward entries ≠ \(fromPostings) postings") }
+        if let counted = postingCount, counted != fromPostings {
+            throw InvariantViolation("keyword index: \(counted) postings counted ≠ \(fromPostings) in the lists")
+        }
     }
 }

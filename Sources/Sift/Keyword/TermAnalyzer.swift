@@ -4,6 +4,10 @@
 struct AnalyzedDocument: Sendable {
     /// Distinct index terms (stems), in the order they first occur: title, keywords, content.
     var terms: [String] = []
+    /// The id of each term in the keyword index the analyser was made from, or −1 for a term
+    /// it did not hold then: the index resolves only those, and checks the others (an id is
+    /// used only while it still names its term).
+    var ids: [Int32] = []
     /// Term frequency per field (title, keywords, content) of each term, saturating at 65,535.
     var frequencies: [(UInt16, UInt16, UInt16)] = []
     /// Number of index terms in each field.
@@ -23,12 +27,15 @@ struct TermAnalyzer {
     private var known: [String: String]
     /// Stems found here that `known` lacks, for the index to keep.
     private var learned: [String: String] = [:]
+    /// The index's term ids when the analyser was made, read only.
+    private var termIDs: [String: Int32]
     /// Per document: each term's position in the document's lists.
     private var slots: [String: Int] = [:]
 
-    init(analyzer: Analyzer, known: [String: String]) {
+    init(analyzer: Analyzer, known: [String: String], termIDs: [String: Int32] = [:]) {
         self.analyzer = analyzer
         self.known = known
+        self.termIDs = termIDs
     }
 
     /// The stem of a normalised word, or nil for a stop word.
@@ -54,6 +61,7 @@ struct TermAnalyzer {
                 i = document.terms.count
                 slots[stem] = i
                 document.terms.append(stem)
+                document.ids.append(termIDs[stem] ?? -1)
                 document.frequencies.append((0, 0, 0))
             }
             switch field {
@@ -86,10 +94,11 @@ struct TermAnalyzer {
         return document
     }
 
-    /// The stems learned here, handing back the memo this analyser read (so that the index can
-    /// add to its memo without copying it).
+    /// The stems learned here, handing back the memo and the term ids this analyser read (so
+    /// that the index can add to them without copying them).
     mutating func takeLearnedStems() -> [String: String] {
         known = [:]
+        termIDs = [:]
         defer { learned = [:] }
         return learned
     }

@@ -67,7 +67,13 @@ struct PreparationTests {
         var state = IndexState(keyword: KeywordIndex(), vectors: nil)
         for start in stride(from: 0, to: items.count, by: 700) {
             let batch = items[start..<min(start + 700, items.count)].map { StoredItem(item: $0, vector: nil) }
-            for p in state.prepare(batch, embedder: nil, titleWeight: 5, needsVector: { _ in false }) { state.project(p) }
+            let prepared = state.prepare(batch, embedder: nil, titleWeight: 5, needsVector: { _ in false })
+            // Batch by batch (new rows: postings appended by two threads), or item by item.
+            if start % 1400 == 0 {
+                state.project(prepared)
+            } else {
+                for p in prepared { state.project(p) }
+            }
             state.keyword.prepareForQueries()
         }
         let parallel = state.keyword
@@ -152,5 +158,38 @@ struct PreparationTests {
         var stored: [ItemID: [Float]] = [:]
         try fixture.openStore().forEachItem { stored[$0.item.id] = $0.vector }
         for item in items.prefix(50) { #expect(bits(stored[item.id]) == bits(model.embed(item: item, titleWeight: 5))) }
+    }
+
+    @Test("A large upsert (new rows projected together) leaves the store and every projection as small upserts do")
+    func largeUpsertIsSerial() async throws {
+        let model = randomModel()
+        var items = preparationCorpus(400)
+        // In the same call: an id twice (the last wins), then made private (deleted again).
+        items[20] = items[10]
+        items[20].title = "second version"
+        items[30] = items[15]
+        items[30].isPrivate = true
+        let large = try IndexFixture(.disk, embedder: model)
+        let small = try IndexFixture(.disk, embedder: model)
+        let a = try large.open()
+        let b = try small.open()
+        try await a.upsert(Array(items[0..<40]))
+        try await a.upsert(Array(items[40...]))
+        for start in stride(from: 0, to: items.count, by: 10) {
+            try await b.upsert(Array(items[start..<min(start + 10, items.count)]))
+        }
+        try await a.checkInvariants()
+        let (ka, kb) = (await a.keyword, await b.keyword)
+        #expect(ka.termStrings == kb.termStrings)
+        #expect(ka.postings.map { $0.map(\.row) } == kb.postings.map { $0.map(\.row) })
+        #expect(ka.rowTerms == kb.rowTerms)
+        #expect(ka.sortedTerms == kb.sortedTerms)
+        #expect(await a.allItems() == b.allItems())
+        let (va, vb) = (try #require(await a.vectors), try #require(await b.vectors))
+        #expect(va.count == vb.count)
+        for row in 0..<Int32(va.count) { #expect(bits(va.vector(at: row)) == bits(vb.vector(at: row))) }
+        #expect(try large.storedIDs() == small.storedIDs())
+        #expect(try large.storedIDs().contains(items[10].id))
+        #expect(try !large.storedIDs().contains(items[15].id))
     }
 }

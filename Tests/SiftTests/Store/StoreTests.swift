@@ -128,6 +128,28 @@ struct StoreTests {
         #expect(try await SearchIndex(configuration: configuration).allItems().map(\.id) == ["a"])
     }
 
+    @Test("A large upsert that fails part-way leaves the index, in memory and on disk, as it was")
+    func failedLargeWriteChangesNothing() async throws {
+        let dir = try TemporaryDirectory("sift-store")
+        let configuration = SearchIndex.Configuration(directory: dir.url, embedder: FakeEmbedder(), codec: PoisonCodec())
+        let index = try SearchIndex(configuration: configuration)
+        let first = (0..<100).map { noteItem("n\($0)", "heron number \($0)") }
+        try await index.upsert(first)
+        var second = (50..<300).map { noteItem("n\($0)", "crane number \($0)") }
+        second[180].content = "poison"
+        await #expect(throws: PoisonError.self) { try await index.upsert(second) }
+        #expect(await index.allItems().map(\.title).sorted() == first.map(\.title).sorted())
+        #expect(try await index.keywordIDs("crane").isEmpty)
+        #expect(try await index.keywordIDs("heron").count == 100)
+        try await index.checkInvariants()
+        second[180].content = "harmless"
+        try await index.upsert(second)
+        #expect(try await index.keywordIDs("heron").count == 50)
+        #expect(try await index.keywordIDs("crane").count == 250)
+        try await index.checkInvariants()
+        #expect(try await SearchIndex(configuration: configuration).allItems().count == 300)
+    }
+
     @Test("A store created with one codec is refused with another")
     func codecMismatch() throws {
         let dir = try TemporaryDirectory("sift-store")
