@@ -275,7 +275,6 @@ package struct NGramFeaturizer: Sendable, Equatable {
         }
     }
 
-    /// Every feature of `text` as (bucket, weight, kind) triples; convenient for tests and tools.
     /// The features of ``forEachFeature(in:_:)`` in the same order, each term's (its unigram
     /// and character n-grams) multiplied by `termWeight(term)` and each bigram by the geometric
     /// mean of its two terms' weights. With every weight 1 the weights are the same bits.
@@ -299,6 +298,7 @@ package struct NGramFeaturizer: Sendable, Equatable {
         }
     }
 
+    /// Every feature of `text` as (bucket, weight, kind) triples; convenient for tests and tools.
     package func features(of text: String) -> [(bucket: Int, weight: Float, kind: Kind)] {
         var result: [(bucket: Int, weight: Float, kind: Kind)] = []
         forEachFeature(in: text) { result.append(($0, $1, $2)) }
