@@ -126,6 +126,15 @@ public struct HashedNGramEmbedder: Embedder {
     /// - Complexity: O(features × dimension).
     public func accumulate(_ text: String, into output: UnsafeMutableBufferPointer<Float>) {
         precondition(output.count == dimension, "output must have \(dimension) components")
+        sumRows(of: text, termWeight: { _ in 1 }, into: output)
+    }
+
+    /// Writes into `output` the sum of the rows of `text`'s features, weighted as
+    /// ``NGramFeaturizer/forEachFeature(in:termWeight:_:)`` weighs them.
+    @inline(__always)
+    private func sumRows(
+        of text: String, termWeight: (UnsafeBufferPointer<UInt8>) -> Float, into output: UnsafeMutableBufferPointer<Float>
+    ) {
         output.update(repeating: 0)
         let acc = output.baseAddress!
         let table = self.table
@@ -134,7 +143,7 @@ public struct HashedNGramEmbedder: Embedder {
         let capacity = 256
         withUnsafeTemporaryAllocation(of: EmbeddingTable.Term.self, capacity: capacity) { batch in
             var n = 0
-            featurizer.forEachFeature(in: text) { bucket, weight, _ in
+            featurizer.forEachFeature(in: text, termWeight: termWeight) { bucket, weight, _ in
                 batch[n] = EmbeddingTable.Term(bucket: Int32(truncatingIfNeeded: bucket), weight: weight)
                 n += 1
                 if n == capacity {
@@ -155,22 +164,7 @@ extension HashedNGramEmbedder: TermWeightedEmbedder {
         _ text: String, termWeight: (UnsafeBufferPointer<UInt8>) -> Float, into output: UnsafeMutableBufferPointer<Float>
     ) {
         precondition(output.count == dimension, "output must have \(dimension) components")
-        output.update(repeating: 0)
-        let acc = output.baseAddress!
-        let table = self.table
-        let capacity = 256
-        withUnsafeTemporaryAllocation(of: EmbeddingTable.Term.self, capacity: capacity) { batch in
-            var n = 0
-            featurizer.forEachFeature(in: text, termWeight: termWeight) { bucket, weight in
-                batch[n] = EmbeddingTable.Term(bucket: Int32(truncatingIfNeeded: bucket), weight: weight)
-                n += 1
-                if n == capacity {
-                    table.accumulate(UnsafeBufferPointer(batch), into: acc)
-                    n = 0
-                }
-            }
-            if n > 0 { table.accumulate(UnsafeBufferPointer(rebasing: batch[0..<n]), into: acc) }
-        }
+        sumRows(of: text, termWeight: termWeight, into: output)
         normalizeOrZero(output)
     }
 }

@@ -167,10 +167,18 @@ package struct NGramFeaturizer: Sendable, Equatable {
     package func forEachWordFeature(
         of term: UnsafeBufferPointer<UInt8>, _ body: (Int, Float) -> Void
     ) {
+        forEachTermFeature(of: term) { bucket, weight, _ in body(bucket, weight) }
+    }
+
+    /// ``forEachWordFeature(of:_:)`` with each feature's kind.
+    @inline(__always)
+    func forEachTermFeature(of term: UnsafeBufferPointer<UInt8>, _ body: (Int, Float, Kind) -> Void) {
         let h = Self.unigramHash(term)
         let known = vocabulary?.contains(h) ?? true
-        if known { body(bucket(ofHash: h), wordWeight) }
-        if !(known && nGramsOnlyForUnknownWords && vocabulary != nil) { forEachCharNGram(of: term, body) }
+        if known { body(bucket(ofHash: h), wordWeight, .word) }
+        if !(known && nGramsOnlyForUnknownWords && vocabulary != nil) {
+            forEachCharNGram(of: term) { bucket, weight in body(bucket, weight, .charNGram) }
+        }
     }
 
     /// Calls `body(bucket, weight)` for the character n-grams of one term.
@@ -258,21 +266,7 @@ package struct NGramFeaturizer: Sendable, Equatable {
     /// - Complexity: O(n × (maxN − minN + 1)) in the UTF-8 length of `text`.
     @inline(__always)
     package func forEachFeature(in text: String, _ body: (Int, Float, Kind) -> Void) {
-        var previous: UInt64? = nil
-        forEachTerm(in: text) { term in
-            let h = Self.unigramHash(term)
-            let known = vocabulary?.contains(h) ?? true
-            if known { body(bucket(ofHash: h), wordWeight, .word) }
-            if !(known && nGramsOnlyForUnknownWords && vocabulary != nil) {
-                forEachCharNGram(of: term) { bucket, weight in body(bucket, weight, .charNGram) }
-            }
-            if usesBigrams {
-                if let prefix = previous, let bucket = bigramBucket(prefix: prefix, second: term) {
-                    body(bucket, bigramWeight, .bigram)
-                }
-                previous = bigramPrefix(term)
-            }
-        }
+        forEachFeature(in: text, termWeight: { _ in 1 }, body)
     }
 
     /// The features of ``forEachFeature(in:_:)`` in the same order, each term's (its unigram
@@ -280,17 +274,17 @@ package struct NGramFeaturizer: Sendable, Equatable {
     /// mean of its two terms' weights. With every weight 1 the weights are the same bits.
     @inline(__always)
     package func forEachFeature(
-        in text: String, termWeight: (UnsafeBufferPointer<UInt8>) -> Float, _ body: (Int, Float) -> Void
+        in text: String, termWeight: (UnsafeBufferPointer<UInt8>) -> Float, _ body: (Int, Float, Kind) -> Void
     ) {
         var previous: UInt64? = nil
         var previousWeight: Float = 1
         forEachTerm(in: text) { term in
             let w = termWeight(term)
-            forEachWordFeature(of: term) { bucket, weight in body(bucket, w == 1 ? weight : weight * w) }
+            forEachTermFeature(of: term) { bucket, weight, kind in body(bucket, w == 1 ? weight : weight * w, kind) }
             if usesBigrams {
                 if let prefix = previous, let bucket = bigramBucket(prefix: prefix, second: term) {
                     let pair = previousWeight == 1 && w == 1 ? 1 : (previousWeight * w).squareRoot()
-                    body(bucket, bigramWeight * pair)
+                    body(bucket, bigramWeight * pair, .bigram)
                 }
                 previous = bigramPrefix(term)
                 previousWeight = w
