@@ -10,6 +10,9 @@ extension SearchIndex {
         package var bm25: BM25Parameters
         package var donations: DonationBoost
         public var fusion: FusionParameters
+        /// How each result's calibrated ``SearchResult/relevance`` is estimated (fitted on
+        /// SciFact's train judgments).
+        package var relevance: RelevanceModel = .default
         /// The present; tests pass a fixed clock.
         public var clock: @Sendable () -> Date
         /// Where operations are reported (never with user text).

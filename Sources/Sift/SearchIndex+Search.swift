@@ -27,7 +27,7 @@ extension SearchIndex {
             let request = Ranker.Request(
                 text: parsed.text, terms: terms, mode: mode,
                 limit: limit, now: now, prefixLastTerm: query.prefixLastTerm, boostDomains: boostDomains, explain: query.explain,
-                exhaustive: query.scoresEveryCandidate)
+                exhaustive: query.scoresEveryCandidate, minimumRelevance: query.minimumRelevance)
             results = rank(request, filter: &filter, report: &report)
         }
         if query.snippets { results = withSnippets(results, terms: terms, searchedText: parsed.text) }

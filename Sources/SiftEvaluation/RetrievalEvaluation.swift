@@ -51,6 +51,17 @@ package struct RetrievalEvaluation: Sendable {
         package var indexSeconds: Double
         /// Query id → ranked (document id, score), for a TREC run file.
         package var run: [(query: String, ranking: [(String, Float)])]
+        package var recallAt10: Double = 0
+        /// The best ``judgedDepth`` results of each query, with judgments and relevance.
+        package var judged: [JudgedResult] = []
+        /// Results of the best `depth` that the minimum relevance cut, over all queries.
+        package var cut: Int = 0
+        /// Queries that returned nothing.
+        package var empty: Int = 0
+        /// Expected calibration error of the judged top 10 (ten bins; relevant: grade > 0).
+        package var calibrationError: Double {
+            RetrievalMetrics.calibrationError(judged.filter { $0.rank <= 10 }.map { ($0.relevance, $0.grade > 0) })
+        }
     }
 
     package var mode: SearchMode
@@ -66,6 +77,10 @@ package struct RetrievalEvaluation: Sendable {
     /// The fewest rows on which the int8 copy is scanned (nil: the library's default, which
     /// scans SciFact and Cranfield exactly; 0: always).
     package var quantizedScanMinimumRows: Int?
+    /// Results below this calibrated relevance are cut (``SearchQuery/minimumRelevance``).
+    package var minimumRelevance: Float = SearchQuery.defaultMinimumRelevance
+    /// How many of each query's results ``Report/judged`` keeps.
+    package var judgedDepth = 10
 
     package init(
         mode: SearchMode, embedder: (any Embedder)?, bm25: BM25Parameters = .default, fusion: FusionParameters = .default, depth: Int = 100,
@@ -90,38 +105,67 @@ package struct RetrievalEvaluation: Sendable {
         return configuration
     }
 
-    /// Indexes `dataset`'s corpus and ranks every judged query (or the given query texts).
-    package func run(_ dataset: BEIRDataset, queryTexts: [String: String]? = nil) async throws -> Report {
-        let started = Date()
+    /// The in-memory index of `dataset`'s corpus.
+    func index(_ dataset: BEIRDataset) async throws -> SearchIndex {
         let index = try SearchIndex(configuration: indexConfiguration)
         let items = dataset.documents.map { SearchableItem(id: ItemID($0.id), domain: "document", title: $0.title, content: $0.text) }
         try await index.upsert(items)
+        return index
+    }
+
+    /// The query as `sift eval` ranks it: the literal text (no phrases, no prefix), this
+    /// evaluation's depth and minimum relevance.
+    func query(_ text: String) -> SearchQuery {
+        SearchQuery(
+            text, limit: depth, mode: mode, understandsPhrases: false, prefixLastTerm: false, snippets: false,
+            minimumRelevance: minimumRelevance)
+    }
+
+    /// Indexes `dataset`'s corpus and ranks every judged query (or the given query texts).
+    package func run(_ dataset: BEIRDataset, queryTexts: [String: String]? = nil) async throws -> Report {
+        let started = Date()
+        let index = try await index(dataset)
         let indexSeconds = Date().timeIntervalSince(started)
         var ndcg = 0.0
         var recall = 0.0
+        var recall10 = 0.0
         var mrr = 0.0
         var latencies: [Double] = []
         var run: [(String, [(String, Float)])] = []
+        var judged: [JudgedResult] = []
+        var cut = 0
+        var empty = 0
         let ids = dataset.judgedQueryIDs
         for qid in ids {
             let text = queryTexts?[qid] ?? dataset.queries[qid] ?? ""
             let t0 = DispatchTime.now().uptimeNanoseconds
-            let results = try await index.search(
-                SearchQuery(
-                    text, limit: depth, mode: mode, understandsPhrases: false, prefixLastTerm: false, snippets: false)
-            ).results
+            let (results, report) = try await index.search(query(text))
             latencies.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            cut += report.belowMinimumRelevance
+            if results.isEmpty { empty += 1 }
             let ranked = results.map(\.id.rawValue)
-            let judged = dataset.judgments[qid] ?? [:]
-            ndcg += RetrievalMetrics.ndcg(ranked: ranked, judgments: judged)
-            recall += RetrievalMetrics.recall(ranked: ranked, judgments: judged)
-            mrr += RetrievalMetrics.reciprocalRank(ranked: ranked, judgments: judged)
+            let judgments = dataset.judgments[qid] ?? [:]
+            ndcg += RetrievalMetrics.ndcg(ranked: ranked, judgments: judgments)
+            recall += RetrievalMetrics.recall(ranked: ranked, judgments: judgments)
+            recall10 += RetrievalMetrics.recall(ranked: ranked, judgments: judgments, k: 10)
+            mrr += RetrievalMetrics.reciprocalRank(ranked: ranked, judgments: judgments)
+            for (i, r) in results.prefix(judgedDepth).enumerated() {
+                judged.append(
+                    JudgedResult(
+                        query: qid, document: r.id.rawValue, rank: i + 1, grade: judgments[r.id.rawValue] ?? 0, relevance: r.relevance,
+                        evidence: r.evidence))
+            }
             run.append((qid, results.map { ($0.id.rawValue, $0.score) }))
         }
         let n = Double(max(ids.count, 1))
-        return Report(
+        var report = Report(
             ndcgAt10: ndcg / n, recallAt100: recall / n, mrrAt10: mrr / n, queries: ids.count,
             p50Milliseconds: RetrievalMetrics.percentile(latencies, 50), p95Milliseconds: RetrievalMetrics.percentile(latencies, 95),
             documents: dataset.documents.count, mode: mode, indexSeconds: indexSeconds, run: run)
+        report.recallAt10 = recall10 / n
+        report.judged = judged
+        report.cut = cut
+        report.empty = empty
+        return report
     }
 }

@@ -49,6 +49,22 @@ enum EvalCommand: Command {
             OptionSpec(
                 names: ["--keyword-feedback"], value: "D,T,W",
                 help: "keyword feedback to try: first-pass documents, terms, weight (default 1,20,0.4; 0,0,0 off)"),
+            OptionSpec(names: ["--all"], value: nil, help: "keep every result: no calibrated-relevance cutoff (as --min-relevance 0)"),
+            OptionSpec(
+                names: ["--min-relevance"], value: "P",
+                help: "cut results whose calibrated relevance is below P (default \(SearchQuery.defaultMinimumRelevance), the library's)"),
+            OptionSpec(
+                names: ["--features"], value: "FILE",
+                help:
+                    "also write each query's best results as TSV: query, document, rank, grade, relevance and the evidence relevance read (scripts/fit-relevance.py fits on it)"
+            ),
+            OptionSpec(names: ["--features-depth"], value: "N", help: "how many of each query's results --features writes (default 10)"),
+            OptionSpec(
+                names: ["--no-answer"], value: "DIR",
+                help:
+                    "instead: index --dataset's corpus, search it with this other BEIR collection's judged queries (split --foreign-split, default test) and report the share that return nothing"
+            ),
+            OptionSpec(names: ["--foreign-split"], value: "NAME", help: "with --no-answer: the other collection's qrels split"),
             OptionSpec(
                 names: ["--term-weighting"], value: "P",
                 help: "query words weighted by idf^P in the semantic half (FusionParameters.queryTermWeighting; 0 off)"),
@@ -131,9 +147,16 @@ enum EvalCommand: Command {
             }
             fusion.keywordCandidates = 0
         }
-        let evaluation = RetrievalEvaluation(
+        var evaluation = RetrievalEvaluation(
             mode: mode, embedder: embedder, bm25: bm25, fusion: fusion, quantizedScan: !exact, quantizedScanComponents: components,
             quantizedScanMinimumRows: a.flag("--int8") ? 0 : nil)
+        evaluation.minimumRelevance = try minimumRelevance(a)
+        evaluation.judgedDepth = try a.int("--features-depth", default: 10, range: 1...1000)
+        if let foreign = a.value("--no-answer") {
+            try await noAnswer(
+                evaluation, dataset: dataset, foreign: foreign, split: a.value("--foreign-split") ?? "test", context: context)
+            return .success
+        }
 
         if a.value("--as-you-type") != nil {
             let n = try a.int("--as-you-type", default: 500, range: 1...1_000_000)
@@ -178,10 +201,13 @@ enum EvalCommand: Command {
                 throw CommandFailure("\(runFile): cannot write")
             }
         }
+        if let file = a.value("--features") { try writeFeatures(report, to: file) }
         func r4(_ x: Double) -> Double { (x * 1e4).rounded() / 1e4 }
         if context.json {
             context.printJSON([
                 "ndcg@10": r4(report.ndcgAt10), "recall@100": r4(report.recallAt100), "mrr@10": r4(report.mrrAt10),
+                "recall@10": r4(report.recallAt10), "ece": r4(report.calibrationError), "cut": report.cut, "empty": report.empty,
+                "min_relevance": Double(evaluation.minimumRelevance),
                 "queries": report.queries, "p50_ms": r4(report.p50Milliseconds), "p95_ms": r4(report.p95Milliseconds),
                 "documents": report.documents, "mode": mode.rawValue, "split": dataset.split, "index_s": r4(report.indexSeconds),
             ])
@@ -191,7 +217,62 @@ enum EvalCommand: Command {
                     + String(
                         format: "queries %d  ndcg@10 %.4f  recall@100 %.4f  mrr@10 %.4f  p50 %.2f ms  p95 %.2f ms", report.queries,
                         report.ndcgAt10, report.recallAt100, report.mrrAt10, report.p50Milliseconds, report.p95Milliseconds))
+            print(
+                String(
+                    format:
+                        "relevance: recall@10 %.4f  ECE %.4f over the top 10 (ten bins); %d results cut below %g; %d queries returned nothing",
+                    report.recallAt10, report.calibrationError, report.cut, evaluation.minimumRelevance, report.empty))
         }
         return .success
+    }
+
+    /// `--all` or `--min-relevance P` (default: the library's).
+    static func minimumRelevance(_ a: ParsedArguments) throws -> Float {
+        if let text = a.value("--min-relevance") {
+            guard !a.flag("--all") else { throw UsageError("give --all or --min-relevance, not both") }
+            guard let p = Float(text), p >= 0, p <= 1 else {
+                throw UsageError("--min-relevance expects a probability in 0…1, got \"\(text)\"")
+            }
+            return p
+        }
+        return a.flag("--all") ? 0 : SearchQuery.defaultMinimumRelevance
+    }
+
+    /// `--no-answer DIR`: `foreign`'s judged queries searched in `dataset`'s corpus.
+    static func noAnswer(
+        _ evaluation: RetrievalEvaluation, dataset: BEIRDataset, foreign directory: String, split: String, context: CommandContext
+    ) async throws {
+        let foreign: BEIRDataset
+        do { foreign = try BEIRDataset(directory: URL(fileURLWithPath: directory), split: split) } catch {
+            throw CommandFailure("\(error)")
+        }
+        let r = try await evaluation.noAnswer(dataset, foreign: foreign)
+        let minimum = Double(evaluation.minimumRelevance)
+        if context.json {
+            context.printJSON([
+                "no_answer": (r.share * 1e4).rounded() / 1e4, "queries": r.queries, "empty": r.empty, "mode": evaluation.mode.rawValue,
+                "min_relevance": minimum,
+                "best_relevance": r.bestRelevance.map { ["query": $0.query, "relevance": Double($0.relevance)] as [String: Any] },
+            ])
+        } else {
+            print(
+                String(
+                    format: "no answer: %d of %d foreign queries returned nothing (%.1f%%) at minimum relevance %g, mode ", r.empty,
+                    r.queries, r.share * 100, minimum) + evaluation.mode.rawValue)
+        }
+    }
+
+    /// `--features FILE`: each judged result and what its relevance read, as TSV.
+    static func writeFeatures(_ report: RetrievalEvaluation.Report, to file: String) throws {
+        func f(_ x: Float?) -> String { x.map { String(format: "%.6f", $0) } ?? "" }
+        var out =
+            "query\tdocument\trank\tgrade\trelevance\tkeyword\tcoverage\tcosine\tkeyword_score\tattainable\tquery_weight\tmatched_weight\tquery_terms\tmatched_terms\n"
+        for j in report.judged {
+            let e = j.evidence ?? RelevanceModel.Evidence()
+            out +=
+                "\(j.query)\t\(j.document)\t\(j.rank)\t\(j.grade)\t\(f(j.relevance))\t\(f(e.keyword))\t\(f(e.coverage))\t\(f(e.cosine))\t"
+                + "\(f(e.keywordScore))\t\(f(e.attainable))\t\(f(e.queryWeight))\t\(f(e.matchedWeight))\t\(e.queryTerms)\t\(e.matchedTerms)\n"
+        }
+        do { try out.write(toFile: file, atomically: false, encoding: .utf8) } catch { throw CommandFailure("\(file): cannot write") }
     }
 }

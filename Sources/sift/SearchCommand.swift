@@ -19,6 +19,10 @@ enum SearchCommand: Command {
             OptionSpec(names: ["--literal"], value: nil, help: "do not parse date phrases or domain words"),
             OptionSpec(names: ["--explain"], value: nil, help: "show what was understood and every term of each score"),
             OptionSpec(names: ["--no-snippets"], value: nil, help: "no passage under each result (nor \"snippet\" in --json)"),
+            OptionSpec(
+                names: ["--min-relevance"], value: "P",
+                help: "leave out results whose calibrated relevance is below P (default \(SearchQuery.defaultMinimumRelevance))"),
+            OptionSpec(names: ["--all"], value: nil, help: "return every result, however unlikely to be relevant (as --min-relevance 0)"),
         ],
         positionals: 1...Int.max)
 
@@ -36,19 +40,21 @@ enum SearchCommand: Command {
             a.positionals.joined(separator: " "), limit: try a.int("--limit", default: 10, range: 1...1000),
             mode: requested ?? .hybrid, domains: a.all("--domain"), since: try a.date("--since"), until: try a.date("--until"),
             now: try a.date("--now"), understandsPhrases: !a.flag("--literal"), explain: a.flag("--explain"),
-            snippets: !a.flag("--no-snippets"))
+            snippets: !a.flag("--no-snippets"), minimumRelevance: try EvalCommand.minimumRelevance(a))
         let (results, report) = try await index.search(query)
         if context.json {
             var object: [String: Any] = [
+                "below_min_relevance": report.belowMinimumRelevance,
                 "results": results.map { r -> [String: Any] in
                     var o: [String: Any] = [
-                        "id": r.id.rawValue, "domain": r.domain, "title": r.title, "score": jsonNumber(r.score), "url": r.url ?? NSNull(),
+                        "id": r.id.rawValue, "domain": r.domain, "title": r.title, "score": jsonNumber(r.score),
+                        "relevance": jsonNumber(r.relevance), "url": r.url ?? NSNull(),
                         "date": jsonDate(r.date),
                     ]
                     if let e = r.explanation { o["explanation"] = explanationJSON(e) }
                     if query.snippets { o["snippet"] = r.snippet.map(snippetJSON) ?? NSNull() }
                     return o
-                }
+                },
             ]
             if query.explain {
                 object["query"] = [
@@ -80,9 +86,13 @@ enum SearchCommand: Command {
         let bold = isatty(STDOUT_FILENO) == 1
         for (i, r) in results.enumerated() {
             let date = r.date.map { " " + formatter.string(from: $0) } ?? ""
-            print(String(format: "%2d. %.4f  ", i + 1, r.score) + "[\(r.domain)\(date)] \(r.title)  (\(r.id))")
+            print(String(format: "%2d. %.4f  p %.3f  ", i + 1, r.score, r.relevance) + "[\(r.domain)\(date)] \(r.title)  (\(r.id))")
             if let snippet = r.snippet { print("      " + marked(snippet, bold: bold)) }
             if let e = r.explanation { printExplanation(e) }
+        }
+        if report.belowMinimumRelevance > 0 {
+            let n = report.belowMinimumRelevance
+            print("(\(n) more result\(n == 1 ? "" : "s") below relevance \(query.minimumRelevance) left out; --all shows them)")
         }
         return .success
     }
@@ -109,9 +119,11 @@ enum SearchCommand: Command {
             "bm25f": jsonNumber(e.keywordScore), "bm25f_feedback": jsonNumber(e.keywordFeedbackScore),
             "cosine": e.cosine.map { jsonNumber($0) } ?? NSNull(),
             "normalized_keyword": jsonNumber(e.normalizedKeyword), "normalized_semantic": jsonNumber(e.normalizedSemantic),
-            "fusion": e.fusion, "relevance": jsonNumber(e.relevance), "donation_score": jsonNumber(e.donationScore),
+            "fusion": e.fusion, "fused": jsonNumber(e.relevance), "donation_score": jsonNumber(e.donationScore),
             "donation_factor": jsonNumber(e.donationFactor), "ranking_hint_factor": jsonNumber(e.rankingHintFactor),
             "domain_boost_factor": jsonNumber(e.domainBoostFactor), "final": jsonNumber(e.finalScore),
+            "calibrated_relevance": jsonNumber(e.calibratedRelevance),
+            "relevance_evidence": e.relevanceEvidence.map(evidenceJSON) ?? NSNull(),
             "terms": e.keywordTerms.map { t in
                 [
                     "term": t.term, "idf": jsonNumber(t.idf),
@@ -139,11 +151,28 @@ enum SearchCommand: Command {
         if e.keywordFeedbackScore > 0 { line += String(format: " (of it feedback terms %.4f)", e.keywordFeedbackScore) }
         line += String(format: " (norm %.3f)", e.normalizedKeyword)
         if let c = e.cosine { line += String(format: "; cosine %.4f (norm %.3f)", c, e.normalizedSemantic) }
-        line += "; \(e.fusion) → relevance " + String(format: "%.4f", e.relevance)
+        line += "; \(e.fusion) → fused " + String(format: "%.4f", e.relevance)
         print(line)
         print(
             String(
                 format: "      × donations %.3f (decayed %.2f) × ranking hint %.3f × domain boost %.2f = %.4f",
                 e.donationFactor, e.donationScore, e.rankingHintFactor, e.domainBoostFactor, e.finalScore))
+        if let v = e.relevanceEvidence {
+            var evidence = String(
+                format: "      relevance %.4f from bm25f %.3f of %.3f attainable (%.3f), %d of %d terms (idf %.2f of %.2f, coverage %.3f)",
+                e.calibratedRelevance, v.keywordScore, v.attainable, v.keyword, v.matchedTerms, v.queryTerms, v.matchedWeight,
+                v.queryWeight, v.coverage)
+            if let c = v.cosine { evidence += String(format: ", cosine %.4f", c) }
+            print(evidence)
+        }
+    }
+
+    static func evidenceJSON(_ v: RelevanceModel.Evidence) -> [String: Any] {
+        [
+            "bm25f": jsonNumber(v.keywordScore), "attainable": jsonNumber(v.attainable), "keyword": jsonNumber(v.keyword),
+            "query_terms": v.queryTerms, "matched_terms": v.matchedTerms, "query_weight": jsonNumber(v.queryWeight),
+            "matched_weight": jsonNumber(v.matchedWeight), "coverage": jsonNumber(v.coverage),
+            "cosine": v.cosine.map { jsonNumber($0) } ?? NSNull(),
+        ]
     }
 }

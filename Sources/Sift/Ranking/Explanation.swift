@@ -21,4 +21,7 @@ public struct Explanation: Sendable, Equatable {
     /// > 1 when the title begins with the query's words.
     public var titlePrefixFactor: Float = 1
     public var finalScore: Float = 0
+    /// What calibrated relevance read, and its estimate (``SearchResult/relevance``).
+    package var relevanceEvidence: RelevanceModel.Evidence?
+    public var calibratedRelevance: Float = 0
 }

@@ -9,6 +9,9 @@ public struct QueryReport: Sendable, Equatable {
     public var exclusions: [String] = []
     public var mode: SearchMode = .hybrid
     public var candidates: Int = 0
+    /// How many of the best `limit` results were not returned, their calibrated relevance below
+    /// ``SearchQuery/minimumRelevance``.
+    public var belowMinimumRelevance: Int = 0
     /// The terms keyword feedback added to the query (hybrid mode), with their shares.
     package var feedbackTerms: [KeywordIndex.FeedbackTerm] = []
 }

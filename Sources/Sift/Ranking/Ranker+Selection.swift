@@ -21,17 +21,47 @@ extension Ranker {
         return top
     }
 
-    /// The selected rows as results, best first, each with its explanation when asked for.
-    func results(_ top: RowTopK) -> [SearchResult] {
-        top.sorted(precedes: order.precedes).map { entry in
+    /// The selected rows as results, best first, each with its calibrated relevance and, when
+    /// asked for, its explanation; those below ``Request/minimumRelevance`` are left out and
+    /// counted in the report.
+    mutating func results(_ top: RowTopK) -> [SearchResult] {
+        let query = state.keyword.evidence(request.terms)
+        var kept: [SearchResult] = []
+        for entry in top.sorted(precedes: order.precedes) {
+            let found = evidence(entry.row, query)
+            let relevance = relevanceModel.relevance(found, mode: request.mode)
+            guard relevance >= request.minimumRelevance else {
+                report.belowMinimumRelevance += 1
+                continue
+            }
             var explanation: Explanation?
             if request.explain {
                 var e = explain(entry.row)
                 if request.mode != .semantic { e.keywordTerms = state.keyword.explain(request.terms, row: entry.row) }
+                e.relevanceEvidence = found
+                e.calibratedRelevance = relevance
                 explanation = e
             }
-            return SearchResult(items[Int(entry.row)]!, score: entry.score, explanation: explanation)
+            var result = SearchResult(items[Int(entry.row)]!, score: entry.score, explanation: explanation)
+            result.relevance = relevance
+            result.evidence = found
+            kept.append(result)
         }
+        return kept
+    }
+
+    /// What calibrated relevance reads of `row`: its BM25F before keyword feedback, the query's
+    /// terms it holds, and its cosine with the query vector before vector feedback (one dot
+    /// product: the candidates' cosines may be the feedback query's by now).
+    func evidence(_ row: Int32, _ query: KeywordIndex.QueryEvidence) -> RelevanceModel.Evidence {
+        var e = RelevanceModel.Evidence()
+        e.keywordScore = keywordFeedback.rows.firstIndex(of: row).map { keywordFeedback.before[$0] } ?? bm25[Int(row)]
+        e.attainable = query.attainable
+        e.queryWeight = query.totalWeight
+        e.queryTerms = query.terms.count
+        (e.matchedWeight, e.matchedTerms) = state.keyword.matched(query, row: row)
+        if semantic.hasCosine, let vectors = state.vectors { e.cosine = vectors.exactScore(for: semantic.queryVector, row: row) }
+        return e
     }
 
     /// Every part of a candidate's score.

@@ -15,7 +15,9 @@ import Foundation
 ///    named in the query and a title that begins with the query.
 /// 5. **Selection** (`Ranker+Selection.swift`): the top k, skipping a candidate whose bound
 ///    cannot enter it; ties go to the smaller ``ItemID``.
-/// 6. **Explanation**: every part of every returned score, for `--explain`.
+/// 6. **Relevance** (`Ranker+Selection.swift`): each selected result's calibrated relevance
+///    (``RelevanceModel``), from its own evidence; those below the query's minimum are cut.
+/// 7. **Explanation**: every part of every returned score, for `--explain`.
 ///
 /// A ranker reads the index's projections in place and lives only as long as its query: the
 /// item buffer it holds is valid only inside `withUnsafeBufferPointer`.
@@ -34,6 +36,8 @@ struct Ranker {
         var explain: Bool
         /// Score every candidate instead of skipping those that cannot enter the top k.
         var exhaustive: Bool
+        /// Selected results whose calibrated relevance is below this are left out.
+        var minimumRelevance: Float = 0
     }
 
     /// What the semantic half found: the query's vector and whether every row has a cosine
@@ -56,6 +60,7 @@ struct Ranker {
     let items: UnsafeBufferPointer<SearchableItem?>
     let fusion: FusionParameters
     let donations: DonationBoost
+    let relevanceModel: RelevanceModel
     let embedder: (any Embedder)?
     /// The fewest rows on which the int8 copy, when there is one, is scanned.
     let quantizedScanMinimumRows: Int
@@ -92,6 +97,7 @@ struct Ranker {
         self.items = items
         self.fusion = configuration.fusion
         self.donations = configuration.donations
+        self.relevanceModel = configuration.relevance
         self.embedder = configuration.embedder
         self.quantizedScanMinimumRows = configuration.quantizedScanMinimumRows
         self.capacity = capacity

@@ -28,6 +28,13 @@ public struct SearchQuery: Sendable {
     /// result's text (about 0.05–0.15 ms a query of ten results), which a caller that shows
     /// only titles, or ranks for its own use, need not pay. `sift search` turns it on.
     public var snippets: Bool
+    /// Results whose calibrated ``SearchResult/relevance`` is below this are not returned
+    /// (``QueryReport/belowMinimumRelevance`` counts them); 0 returns every result. A query with
+    /// no search text left (only filters, or nothing) lists items newest first and is never cut.
+    public var minimumRelevance: Float
+    /// The default ``minimumRelevance``, chosen on SciFact's train judgments
+    /// (`Benchmarks/RESULTS.md`, "Calibrated relevance").
+    public static let defaultMinimumRelevance: Float = 0.004
     /// Tests only: score every candidate instead of skipping those whose score bound cannot
     /// reach the top k — the reference the pruned ranking must equal.
     var scoresEveryCandidate = false
@@ -36,8 +43,9 @@ public struct SearchQuery: Sendable {
         _ text: String, limit: Int = 10, mode: SearchMode = .hybrid, domains: [String] = [],
         since: Date? = nil, until: Date? = nil, now: Date? = nil, understandsPhrases: Bool = true,
         prefixLastTerm: Bool = true, explain: Bool = false, correctsSpelling: Bool = true,
-        snippets: Bool = false
+        snippets: Bool = false, minimumRelevance: Float = SearchQuery.defaultMinimumRelevance
     ) {
+        self.minimumRelevance = minimumRelevance
         self.snippets = snippets
         self.correctsSpelling = correctsSpelling
         self.text = text

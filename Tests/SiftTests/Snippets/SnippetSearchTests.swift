@@ -47,7 +47,9 @@ struct SnippetSearchTests {
     @Test("A hit by meaning alone shows its closest sentence")
     func semanticHit() async throws {
         let index = try await makeIndex(embedder: SynonymEmbedder(groups: ["kitten": "cat"]))
-        let results = try await index.search(SearchQuery("kitten", mode: .semantic, now: now, snippets: true)).results
+        // Every result: the fake embedder's cosines are not what relevance was calibrated on.
+        let results = try await index.search(SearchQuery("kitten", mode: .semantic, now: now, snippets: true, minimumRelevance: 0))
+            .results
         let pets = try #require(results.first { $0.id == "c" })
         #expect(pets.snippet == Snippet(text: "…The cat sleeps on the sofa all day.…"))
     }

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Calibrated relevance: an estimate of the probability that a result is relevant to its
+/// query, from evidence about that result alone — never from the other results — so a figure
+/// means the same from one query to the next, and a host app can cut, label or say "no results".
+///
+/// A logistic model, one set of coefficients per mode, over measures of one result:
+/// - **keyword**: its BM25F (before feedback) over the most the query could give any document,
+///   every term saturated (Σ idf · (k1 + 1)), in 0…1;
+/// - **coverage**: the share of the query's idf weight whose terms the result holds, in 0…1;
+/// - **cosine**: the query's cosine with it (before vector feedback), where the mode has one.
+///
+/// `P = 1 / (1 + e^−(b + w_k · keyword + w_c · coverage + w_s · cosine))`.
+/// The default was fitted on SciFact's *train* judgments only (`scripts/fit-relevance.py`, the
+/// top 10 of each query) and checked on Cranfield, which the fit never saw
+/// (`Benchmarks/RESULTS.md`, "Calibrated relevance").
+package struct RelevanceModel: Sendable, Equatable {
+    /// One mode's coefficients.
+    package struct Coefficients: Sendable, Equatable {
+        package var intercept: Float
+        package var keyword: Float
+        package var coverage: Float
+        package var cosine: Float
+
+        package init(intercept: Float, keyword: Float = 0, coverage: Float = 0, cosine: Float = 0) {
+            self.intercept = intercept
+            self.keyword = keyword
+            self.coverage = coverage
+            self.cosine = cosine
+        }
+    }
+
+    /// What the model reads of one result, and the raw figures behind it.
+    package struct Evidence: Sendable, Equatable {
+        /// BM25F before keyword feedback.
+        package var keywordScore: Float = 0
+        /// The most BM25F the query can give any document.
+        package var attainable: Float = 0
+        /// Σ idf of the query's terms, and of those the result holds.
+        package var queryWeight: Float = 0
+        package var matchedWeight: Float = 0
+        /// How many terms the query has, and how many of them the result holds.
+        package var queryTerms: Int = 0
+        package var matchedTerms: Int = 0
+        /// Cosine with the query before vector feedback; nil where the mode has none.
+        package var cosine: Float?
+
+        package init() {}
+
+        /// BM25F over the query's attainable maximum, in 0…1.
+        package var keyword: Float { attainable > 0 ? min(1, keywordScore / attainable) : 0 }
+        /// The share of the query's weight the result holds, in 0…1.
+        package var coverage: Float { queryWeight > 0 ? min(1, matchedWeight / queryWeight) : 0 }
+    }
+
+    package var hybrid: Coefficients
+    package var keyword: Coefficients
+    package var semantic: Coefficients
+
+    package init(hybrid: Coefficients, keyword: Coefficients, semantic: Coefficients) {
+        self.hybrid = hybrid
+        self.keyword = keyword
+        self.semantic = semantic
+    }
+
+    /// The coefficients of `mode`.
+    package func coefficients(_ mode: SearchMode) -> Coefficients {
+        switch mode {
+        case .hybrid: hybrid
+        case .keyword: keyword
+        case .semantic: semantic
+        }
+    }
+
+    /// The estimated probability that a result with `evidence` is relevant, in 0…1.
+    package func relevance(_ evidence: Evidence, mode: SearchMode) -> Float {
+        let c = coefficients(mode)
+        var z = c.intercept + c.coverage * evidence.coverage
+        if mode != .semantic { z += c.keyword * evidence.keyword }
+        if mode != .keyword, let cosine = evidence.cosine { z += c.cosine * cosine }
+        return 1 / (1 + exp(-z))
+    }
+
+    /// Fitted on SciFact's train judgments (809 queries, the top 10 of each in each mode) by
+    /// `scripts/fit-relevance.py`; `Benchmarks/RESULTS.md`, "Calibrated relevance", has the fit
+    /// and its checks.
+    package static let `default` = RelevanceModel(
+        hybrid: Coefficients(intercept: -7.2942, keyword: 6.5170, coverage: 1.7638, cosine: 2.8014),
+        keyword: Coefficients(intercept: -6.4580, keyword: 11.2707, coverage: -0.4300),
+        semantic: Coefficients(intercept: -7.0463, coverage: 7.2568, cosine: 2.0697))
+}
