@@ -23,7 +23,9 @@ extension SearchIndex {
             results = listNewestFirst(filter: &filter, limit: limit)
             report.filters.append("no search text left: filtered items, newest first")
         } else {
-            terms = state.keyword.queryTerms(parsed.text, prefixLastTerm: query.prefixLastTerm)
+            // Keyword mode counts a repeated word again (BM25's k3); hybrid's fusion was tuned with
+            // each word once, and counting repeats there measured worse on SciFact train.
+            terms = state.keyword.queryTerms(parsed.text, prefixLastTerm: query.prefixLastTerm, countsRepeats: mode == .keyword)
             let request = Ranker.Request(
                 text: parsed.text, terms: terms, mode: mode,
                 limit: limit, now: now, prefixLastTerm: query.prefixLastTerm, boostDomains: boostDomains, explain: query.explain,

@@ -27,6 +27,9 @@ enum EvalCommand: Command {
             OptionSpec(
                 names: ["--bm25"], value: "K1,B,WT,WK,WC",
                 help: "BM25F parameters to try: k1, b, and the title, keywords and content weights"),
+            OptionSpec(
+                names: ["--k3"], value: "K3",
+                help: "saturation of a query word said more than once, (k3+1)·n/(k3+n) (0: once, the default; inf: n times)"),
             OptionSpec(names: ["--fusion"], value: "METHOD", help: "hybrid fusion to try: linear:ALPHA or rrf:K"),
             OptionSpec(names: ["--candidates"], value: "N", help: "semantic candidates joining the keyword matches (default 100)"),
             OptionSpec(
@@ -95,6 +98,12 @@ enum EvalCommand: Command {
             let v = text.split(separator: ",").compactMap { Float($0) }
             guard v.count == 5 else { throw UsageError("--bm25 expects five numbers K1,B,WT,WK,WC, got \"\(text)\"") }
             bm25 = BM25Parameters(k1: v[0], weights: [v[2], v[3], v[4]], b: [v[1], v[1], v[1]])
+        }
+        if let text = a.value("--k3") {
+            guard let k3 = text == "inf" ? Float.infinity : Float(text), k3 >= 0 else {
+                throw UsageError("--k3 expects a number ≥ 0 or inf, got \"\(text)\"")
+            }
+            bm25.k3 = k3
         }
         var fusion = FusionParameters.default
         if let text = a.value("--fusion") {

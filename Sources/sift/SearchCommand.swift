@@ -126,7 +126,8 @@ enum SearchCommand: Command {
             "relevance_evidence": e.relevanceEvidence.map(evidenceJSON) ?? NSNull(),
             "terms": e.keywordTerms.map { t in
                 [
-                    "term": t.term, "idf": jsonNumber(t.idf),
+                    "term": t.term, "idf": jsonNumber(t.idf), "query_frequency": t.queryFrequency,
+                    "query_weight": jsonNumber(t.queryWeight),
                     "tf": ["title": t.frequencies[0], "keywords": t.frequencies[1], "content": t.frequencies[2]],
                     "field_parts": [
                         "title": jsonNumber(t.fieldParts[0]), "keywords": jsonNumber(t.fieldParts[1]),
@@ -140,8 +141,9 @@ enum SearchCommand: Command {
 
     static func printExplanation(_ e: Explanation) {
         for t in e.keywordTerms {
+            let times = t.queryFrequency > 1 ? String(format: " (×%d in the query: weight %.3f)", t.queryFrequency, t.queryWeight) : ""
             print(
-                "      term \(t.term): "
+                "      term \(t.term)\(times): "
                     + String(
                         format: "idf %.3f; tf title %d keywords %d content %d; weighted %.3f + %.3f + %.3f → bm25f %.4f",
                         t.idf, t.frequencies[0], t.frequencies[1], t.frequencies[2], t.fieldParts[0], t.fieldParts[1], t.fieldParts[2],

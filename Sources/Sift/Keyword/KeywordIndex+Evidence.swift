@@ -2,7 +2,8 @@ import Foundation
 
 /// What calibrated relevance (``RelevanceModel``) reads of a query's keyword half.
 extension KeywordIndex {
-    /// Per query term, its index term ids and its weight; and what the whole query weighs.
+    /// Per query term, its index term ids and its weight (its idf, times its query-frequency
+    /// weight when the query says it more than once); and what the whole query weighs.
     package struct QueryEvidence: Sendable {
         /// Per query term: the ids of its index terms (a prefix: every expansion), ascending,
         /// and its weight (its idf).
@@ -24,7 +25,7 @@ extension KeywordIndex {
         var evidence = QueryEvidence()
         for term in query {
             let ids = term.terms.compactMap { termIDs[$0] }.filter { !postings[Int($0)].isEmpty }
-            let idfs = ids.map { idf(documentFrequency: postings[Int($0)].count) }
+            let idfs = ids.map { term.weight * idf(documentFrequency: postings[Int($0)].count) }
             let weight = idfs.min() ?? 0
             evidence.attainable += (idfs.max() ?? 0) * (k1 + 1)
             evidence.totalWeight += weight

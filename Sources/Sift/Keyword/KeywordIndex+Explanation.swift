@@ -6,6 +6,9 @@ extension KeywordIndex {
     package struct TermExplanation: Sendable, Equatable {
         package var term: String
         package var idf: Float
+        /// How many times the query says the term, and the weight that gives its idf.
+        package var queryFrequency = 1
+        package var queryWeight: Float = 1
         /// Raw term frequency per field (title, keywords, content).
         package var frequencies: [Int]
         /// Weighted, length-normalised frequency per field.
@@ -34,9 +37,11 @@ extension KeywordIndex {
                     p.2 > 0 ? w[2] * Float(p.2) / (1 - b[2] + b[2] * Float(len.2) / averages.2) : 0,
                 ]
                 let tf = pseudoFrequency(p, row: row, averages: averages)
-                let e = TermExplanation(
+                var e = TermExplanation(
                     term: t, idf: idf, frequencies: [Int(p.0), Int(p.1), Int(p.2)],
-                    fieldParts: parts, score: idf * tf * (k1 + 1) / (k1 + tf))
+                    fieldParts: parts, score: qt.weight * idf * tf * (k1 + 1) / (k1 + tf))
+                e.queryFrequency = qt.count
+                e.queryWeight = qt.weight
                 if qt.isPrefix {
                     if best == nil || e.score > best!.score { best = e }
                 } else {

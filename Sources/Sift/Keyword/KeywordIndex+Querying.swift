@@ -9,14 +9,24 @@ extension KeywordIndex {
         /// The index terms it matches: its stem, or for a prefix every term starting with it.
         package var terms: [String]
         package var isPrefix: Bool
+        /// How many times the query says the word (its stem; a prefix counts once).
+        package var count = 1
+        /// Its idf multiplies by this: ``BM25Parameters/queryFrequencyWeight(_:)`` of ``count``
+        /// (exactly 1 for a word said once, so such a query scores as if it had no such factor).
+        package var weight: Float = 1
     }
 
     /// Analyses a query. With `prefixLastTerm`, the last word (when the query does not end in
-    /// a separator) also matches every index term that starts with it, as-you-type.
-    package func queryTerms(_ query: String, prefixLastTerm: Bool = true, maxExpansions: Int = 1024) -> [QueryTerm] {
+    /// a separator) also matches every index term that starts with it, as-you-type. With
+    /// `countsRepeats`, a word said n times weighs ``BM25Parameters/queryFrequencyWeight(_:)``
+    /// of n; without, once.
+    package func queryTerms(
+        _ query: String, prefixLastTerm: Bool = true, maxExpansions: Int = 1024, countsRepeats: Bool = false
+    ) -> [QueryTerm] {
         let words = analyzer.terms(query)
         var result: [QueryTerm] = []
-        var seen = Set<String>()
+        /// Per whole-word stem, its place in `result`.
+        var seen: [String: Int] = [:]
         let endsInWord = query.unicodeScalars.last.map(Analyzer.isWordScalarOrASCIIAlnum) ?? false
         for (i, word) in words.enumerated() {
             let stem = PorterStemmer.stem(word)
@@ -24,7 +34,11 @@ extension KeywordIndex {
                 var terms = expansions(of: word, limit: maxExpansions)
                 if termIDs[stem] != nil && !terms.contains(stem) { terms.append(stem) }
                 result.append(QueryTerm(word: word, terms: terms.sorted(), isPrefix: true))
-            } else if seen.insert(stem).inserted {
+            } else if let at = seen[stem] {
+                result[at].count += 1
+                if countsRepeats { result[at].weight = parameters.queryFrequencyWeight(result[at].count) }
+            } else {
+                seen[stem] = result.count
                 result.append(QueryTerm(word: word, terms: [stem], isPrefix: false))
             }
         }

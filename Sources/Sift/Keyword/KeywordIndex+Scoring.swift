@@ -33,7 +33,7 @@ extension KeywordIndex {
                 for t in term.terms {
                     guard let id = termIDs[t] else { continue }
                     let list = postings[Int(id)]
-                    let idf = self.idf(documentFrequency: list.count)
+                    let idf = term.weight * self.idf(documentFrequency: list.count)
                     for p in list {
                         let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
                         let s = idf * tf * (k1 + 1) / (k1 + tf)
@@ -48,7 +48,7 @@ extension KeywordIndex {
                 for t in term.terms {
                     guard let id = termIDs[t] else { continue }
                     let list = postings[Int(id)]
-                    let idf = self.idf(documentFrequency: list.count)
+                    let idf = term.weight * self.idf(documentFrequency: list.count)
                     for p in list {
                         let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
                         if scores[Int(p.row)] == 0 { touched.append(p.row) }
@@ -232,7 +232,7 @@ struct KeywordWalk {
                 for t in term.terms {
                     guard let id = index.termIDs[t] else { continue }
                     index.postings[Int(id)].withUnsafeBufferPointer { list in
-                        let idf = index.idf(documentFrequency: list.count)
+                        let idf = term.weight * index.idf(documentFrequency: list.count)
                         for p in list where p.row >= lo && p.row < hi {
                             let s = score(p, term: id, idf: idf)
                             let r = Int(p.row)
@@ -258,7 +258,7 @@ struct KeywordWalk {
                 for t in term.terms {
                     guard let id = index.termIDs[t] else { continue }
                     index.postings[Int(id)].withUnsafeBufferPointer { list in
-                        let idf = index.idf(documentFrequency: list.count)
+                        let idf = term.weight * index.idf(documentFrequency: list.count)
                         // Rows' lengths, scores and marks are scattered reads.
                         for i in stride(from: 0, to: list.count, by: ScatteredReads.block) {
                             ScatteredReads.prefetch(

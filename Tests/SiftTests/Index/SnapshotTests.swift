@@ -322,7 +322,7 @@ struct SnapshotTests {
         #expect((outcomes["rebuilt"] ?? 0) > 0, "\(outcomes)")
     }
 
-    @Test("A changed model or title weight re-embeds as before; other BM25 parameters rebuild")
+    @Test("A changed model or title weight re-embeds as before; other BM25 parameters rebuild, but not another k3")
     func configurationChanges() async throws {
         var s = try SnapshotFixture(count: 150, embedder: FakeEmbedder(dimension: 16))
         do { _ = try await s.build() }
@@ -342,6 +342,13 @@ struct SnapshotTests {
         let row = try #require(await otherWeight.table.row(of: item.id))
         #expect(await otherWeight.vectors?.vector(at: row) == stored(model.embed(item: item, titleWeight: 2), as: .float16))
         #expect(await otherWeight.saveSnapshot())
+
+        // k3 is read at query time only: the snapshot stands.
+        _ = try s.open {
+            $0.titleEmbeddingWeight = 2
+            $0.bm25.k3 = 8
+        }
+        #expect(s.lastOpenOutcome == "ok, from the snapshot")
 
         _ = try s.open {
             $0.titleEmbeddingWeight = 2
