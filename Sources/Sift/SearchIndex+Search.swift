@@ -57,6 +57,10 @@ extension SearchIndex {
         if query.understandsPhrases {
             let parsed = queryParser().parse(query.text, now: now)
             text = parsed.text
+            // The parser rebuilds the text from its words; a final separator the user typed says
+            // the last word is whole (not a prefix), so it is kept.
+            let typedWhole = query.text.unicodeScalars.last.map { !Analyzer.isWordScalarOrASCIIAlnum($0) } ?? false
+            if typedWhole, let last = text.unicodeScalars.last, Analyzer.isWordScalarOrASCIIAlnum(last) { text += " " }
             report.understood = parsed.understood
             namedDomains = parsed.domains
             if let r = parsed.dateRange { range = range.narrowed(by: r) }

@@ -60,6 +60,10 @@ struct KeywordSearchTests {
         // A finished word (followed by a separator) is not a prefix.
         #expect(try await index.search(keywordQuery("yer ")).results.isEmpty)
         #expect(try await index.search(keywordQuery("yer", prefix: false)).results.isEmpty)
+        // Also when the query's phrases are understood (the parser rebuilds the text).
+        let understood = SearchQuery("yer ", mode: .keyword, understandsPhrases: true, minimumRelevance: 0)
+        #expect(try await index.search(understood).results.isEmpty)
+        #expect(try await index.search(SearchQuery("yer", mode: .keyword, understandsPhrases: true)).results.map(\.id) == ["drink"])
     }
 
     @Test("Equal scores are ordered by item id, whatever the insertion order")
