@@ -73,9 +73,7 @@ struct CLIEndToEndTests {
         f.addGood(id: "j1", token: "lighthouse", domain: "journal", extra: ["content": "harbor walk"])
         f.addGood(id: "j2", token: "breakwater", domain: "journal", extra: ["content": "harbor swim"])
         f.addGood(id: "r1", token: "chowder", domain: "recipe", extra: ["content": "harbor fish"])
-        let file = sift.scratch.path("f.jsonl")
-        try f.write(to: file)
-        #expect(try sift.run(["index", "--store", sift.store, file.path]).status == 0)
+        try sift.index(f, file: "f.jsonl")
 
         let all = try sift.run(["search", "--store", sift.store, "--json", "--mode", "keyword", "harbor"])
         let results = try #require(try all.json()["results"] as? [[String: Any]])

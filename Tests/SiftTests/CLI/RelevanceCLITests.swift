@@ -8,9 +8,7 @@ struct RelevanceCLITests {
         var f = JSONLFixture()
         f.addGood(id: "s1", token: "soup", extra: ["title": "Lentil soup", "content": "Lentils, cumin and onion."])
         f.addGood(id: "b1", token: "bike", extra: ["title": "Bike repair", "content": "New chain and brake pads."])
-        let file = sift.scratch.path("notes.jsonl")
-        try f.write(to: file)
-        #expect(try sift.run(["index", "--store", sift.store, file.path]).status == 0)
+        try sift.index(f, file: "notes.jsonl")
         return sift
     }
 

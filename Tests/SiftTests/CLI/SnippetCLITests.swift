@@ -9,9 +9,7 @@ struct SnippetCLITests {
         var f = JSONLFixture()
         f.addGood(id: "c1", token: "morning", extra: ["content": "I was running past the Café Flore at dawn.\nThen home."])
         f.addGood(id: "c2", token: "soup", extra: ["content": "Lentil soup with cumin."])
-        let file = sift.scratch.path("notes.jsonl")
-        try f.write(to: file)
-        #expect(try sift.run(["index", "--store", sift.store, file.path]).status == 0)
+        try sift.index(f, file: "notes.jsonl")
         return sift
     }
 

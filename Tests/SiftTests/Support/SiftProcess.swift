@@ -57,6 +57,15 @@ struct SiftProcess {
     /// The store root the test's commands use.
     var store: String { scratch.url.appendingPathComponent("store").path }
 
+    /// Writes `fixture` to a file in ``scratch`` and indexes it into ``store``, expecting `sift
+    /// index` to succeed.
+    func index(_ fixture: JSONLFixture, file name: String = "items.jsonl", sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let file = scratch.path(name)
+        try fixture.write(to: file)
+        let output = try run(["index", "--store", store, file.path])
+        #expect(output.status == 0, "\(output.stderr)", sourceLocation: sourceLocation)
+    }
+
     /// Runs `sift arguments…` with `stdin` as its standard input (empty when nil) and waits.
     func run(_ arguments: [String], stdin: Data? = nil) throws -> Output {
         let binary = try #require(
