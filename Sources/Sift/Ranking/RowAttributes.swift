@@ -38,6 +38,8 @@ struct RowAttributes: Sendable {
 
     var capacity: Int { entries.count }
 
+    init() {}
+
     /// Records `item`'s attributes at `row`.
     mutating func set(row: Int32, item: SearchableItem) {
         let r = Int(row)
@@ -48,19 +50,41 @@ struct RowAttributes: Sendable {
     }
 
     private mutating func entry(for item: SearchableItem) -> Entry {
-        let code: UInt32
-        if let known = codeOfDomain[item.domain] {
-            code = known
-        } else {
-            code = UInt32(domainNames.count)
-            codeOfDomain[item.domain] = code
-            domainNames.append(item.domain)
-        }
-        return Entry(
+        Self.entry(for: item, domain: code(of: item.domain))
+    }
+
+    /// The code of `domain`, given one if it has none yet (codes follow first appearance).
+    private mutating func code(of domain: String) -> UInt32 {
+        if let known = codeOfDomain[domain] { return known }
+        let code = UInt32(domainNames.count)
+        codeOfDomain[domain] = code
+        domainNames.append(domain)
+        return code
+    }
+
+    /// The entry of `item` with its domain coded as `domain`.
+    static func entry(for item: SearchableItem, domain: UInt32) -> Entry {
+        Entry(
             expires: item.expires?.timeIntervalSinceReferenceDate ?? .infinity,
             date: item.date?.timeIntervalSinceReferenceDate ?? .nan,
-            domain: code,
+            domain: domain,
             hint: item.rankingHint.map { Int8(min(max($0, 0), 100)) } ?? Self.noHint)
+    }
+
+    /// The attributes of restored rows: `entries`, one per row, whose domains are coded by
+    /// position in the `domains` list of the run of rows they are in (runs in row order, each
+    /// list in order of first appearance). The same codes, in the same order, as setting the
+    /// rows one by one.
+    /// - Complexity: O(rows + runs' domains).
+    init(entries: [Entry], runs: [(rows: Range<Int>, domains: [String])]) {
+        self.entries = entries
+        for run in runs {
+            let global = run.domains.map { code(of: $0) }
+            self.entries.withUnsafeMutableBufferPointer { e in
+                for r in run.rows where e[r].domain != Self.freeRow { e[r].domain = global[Int(e[r].domain)] }
+            }
+        }
+        expiringCount = self.entries.count(where: { $0.expires.isFinite })
     }
 
     /// Marks `row` free.

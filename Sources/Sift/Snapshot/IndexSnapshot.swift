@@ -199,7 +199,7 @@ enum IndexSnapshot {
     /// What one task of the parallel decode produced.
     private enum Decoded {
         case checksum(UInt64)
-        case items
+        case items(rows: Range<Int>, domains: [String])
         case domains([String: String?])
         case keyword(KeywordIndex, holds: [Bool])
         case vectors(VectorIndex?)
@@ -227,40 +227,43 @@ enum IndexSnapshot {
             guard range.lowerBound == rowCount else { throw IndexState.malformed("the items sections do not follow one another") }
             rowCount = range.upperBound
         }
-        let rows = IndexState.ItemRows(count: rowCount)
-        let results = [Decoded](unsafeUninitializedCapacity: tasks) { buffer, initialized in
-            // Each task initializes only its own result.
-            let out = buffer.baseAddress!
-            Parallel.forEach(iterations: tasks) { task in
-                let bytes = UnsafeRawBufferPointer(start: base, count: count)
-                guard task > 0 else {
-                    (out + task).initialize(to: .checksum(SnapshotChecksum.of(UnsafeRawBufferPointer(rebasing: bytes[0..<(count - 8)]))))
-                    return
-                }
-                let section = sections[order[task - 1]]
-                var r = SnapshotReader(UnsafeRawBufferPointer(rebasing: bytes[section.range]))
-                let decoded: Decoded
-                do throws(SnapshotRejection) {
-                    switch section.kind {
-                    case .items:
-                        try IndexState.readItems(&r, into: rows)
-                        decoded = .items
-                    case .domains: decoded = .domains(try IndexState.readDomains(&r))
-                    case .keyword:
-                        let (k, holds) = try IndexState.readKeyword(&r, bm25: bm25)
-                        decoded = .keyword(k, holds: holds)
-                    case .vectors:
-                        decoded = .vectors(
-                            try IndexState.readVectors(&r, dimension: dimension, precision: precision, int8Components: int8Components))
+        var rows = IndexState.RestoredRows(count: rowCount)
+        let results = rows.filling { rows in
+            [Decoded](unsafeUninitializedCapacity: tasks) { buffer, initialized in
+                // Each task initializes only its own result.
+                let out = buffer.baseAddress!
+                Parallel.forEach(iterations: tasks) { task in
+                    let bytes = UnsafeRawBufferPointer(start: base, count: count)
+                    guard task > 0 else {
+                        (out + task).initialize(
+                            to: .checksum(SnapshotChecksum.of(UnsafeRawBufferPointer(rebasing: bytes[0..<(count - 8)]))))
+                        return
                     }
-                    if r.remaining != 0 { throw IndexState.malformed("\(r.remaining) bytes after the \(section.kind) section") }
-                } catch {
-                    (out + task).initialize(to: .failure(error))
-                    return
+                    let section = sections[order[task - 1]]
+                    var r = SnapshotReader(UnsafeRawBufferPointer(rebasing: bytes[section.range]))
+                    let decoded: Decoded
+                    do throws(SnapshotRejection) {
+                        switch section.kind {
+                        case .items:
+                            let (range, domains) = try IndexState.readItems(&r, into: rows)
+                            decoded = .items(rows: range, domains: domains)
+                        case .domains: decoded = .domains(try IndexState.readDomains(&r))
+                        case .keyword:
+                            let (k, holds) = try IndexState.readKeyword(&r, bm25: bm25)
+                            decoded = .keyword(k, holds: holds)
+                        case .vectors:
+                            decoded = .vectors(
+                                try IndexState.readVectors(&r, dimension: dimension, precision: precision, int8Components: int8Components))
+                        }
+                        if r.remaining != 0 { throw IndexState.malformed("\(r.remaining) bytes after the \(section.kind) section") }
+                    } catch {
+                        (out + task).initialize(to: .failure(error))
+                        return
+                    }
+                    (out + task).initialize(to: decoded)
                 }
-                (out + task).initialize(to: decoded)
+                initialized = tasks
             }
-            initialized = tasks
         }
         let stored = UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
         guard case .checksum(let computed) = results[0], computed == stored else {
@@ -272,17 +275,18 @@ enum IndexSnapshot {
         var domainNames: [String: String?] = [:]
         var keyword: (KeywordIndex, holds: [Bool])?
         var vectors: VectorIndex?
+        var runs: [(rows: Range<Int>, domains: [String])] = []
         for decoded in bySection {
             switch decoded! {
             case .failure(let rejection): throw rejection
-            case .items: break
+            case .items(let range, let domains): runs.append((range, domains))
             case .domains(let d): domainNames = d
             case .keyword(let k, let holds): keyword = (k, holds)
             case .vectors(let v): vectors = v
             case .checksum: break
             }
         }
-        return try IndexState(rows: rows, domainNames: domainNames, keyword: keyword!, vectors: vectors)
+        return try IndexState(rows: rows, runs: runs, domainNames: domainNames, keyword: keyword!, vectors: vectors)
     }
 
     private static func rank(_ kind: IndexState.SnapshotSection) -> Int {

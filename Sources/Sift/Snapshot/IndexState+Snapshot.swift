@@ -117,53 +117,44 @@ extension IndexState {
 
     // MARK: Reading
 
-    /// The item cache, its ids and which rows hold an item — filled by the items sections, each
-    /// its own run of rows, from several threads (each writes only its rows), then moved into
-    /// arrays without a copy.
-    final class ItemRows: @unchecked Sendable {
-        let count: Int
-        let items: UnsafeMutablePointer<SearchableItem?>
-        let ids: UnsafeMutablePointer<ItemID?>
+    /// The item cache, its ids, which rows hold an item and their attributes, as the items
+    /// sections fill them: each section its own run of rows, from several threads, straight into
+    /// the arrays the state keeps.
+    struct RestoredRows {
+        var items: [SearchableItem?]
+        var ids: [ItemID?]
         /// Checked against the other sections without touching the items (`items[row] != nil`
         /// would copy a whole item, a dozen retains).
-        let holds: UnsafeMutablePointer<Bool>
-        private var moved = false
+        var holds: [Bool]
+        /// Each row's attributes, its domain coded by position in its section's own list.
+        var entries: [RowAttributes.Entry]
 
         init(count: Int) {
-            self.count = count
-            items = .allocate(capacity: max(count, 1))
-            items.initialize(repeating: nil, count: count)
-            ids = .allocate(capacity: max(count, 1))
-            ids.initialize(repeating: nil, count: count)
-            holds = .allocate(capacity: max(count, 1))
-            holds.initialize(repeating: false, count: count)
+            items = .init(repeating: nil, count: count)
+            ids = .init(repeating: nil, count: count)
+            holds = .init(repeating: false, count: count)
+            entries = .init(repeating: .free, count: count)
         }
 
-        deinit {
-            if !moved {
-                items.deinitialize(count: count)
-                ids.deinitialize(count: count)
+        /// Runs `body` with the rows open for writing.
+        mutating func filling<R>(_ body: (Writer) -> R) -> R {
+            items.withUnsafeMutableBufferPointer { items in
+                ids.withUnsafeMutableBufferPointer { ids in
+                    holds.withUnsafeMutableBufferPointer { holds in
+                        entries.withUnsafeMutableBufferPointer { entries in
+                            body(Writer(items: items, ids: ids, holds: holds, entries: entries))
+                        }
+                    }
+                }
             }
-            items.deallocate()
-            ids.deallocate()
-            holds.deallocate()
         }
 
-        var holdsArray: [Bool] { Array(UnsafeBufferPointer(start: holds, count: count)) }
-
-        /// The items and ids as arrays, moved out (once).
-        func take() -> (items: [SearchableItem?], ids: [ItemID?]) {
-            precondition(!moved)
-            moved = true
-            let items = [SearchableItem?](unsafeUninitializedCapacity: count) { b, n in
-                if count > 0 { b.baseAddress!.moveInitialize(from: self.items, count: count) }
-                n = count
-            }
-            let ids = [ItemID?](unsafeUninitializedCapacity: count) { b, n in
-                if count > 0 { b.baseAddress!.moveInitialize(from: self.ids, count: count) }
-                n = count
-            }
-            return (items, ids)
+        /// The rows, writable from several threads as long as each writes only its own rows.
+        struct Writer: @unchecked Sendable {
+            let items: UnsafeMutableBufferPointer<SearchableItem?>
+            let ids: UnsafeMutableBufferPointer<ItemID?>
+            let holds: UnsafeMutableBufferPointer<Bool>
+            let entries: UnsafeMutableBufferPointer<RowAttributes.Entry>
         }
     }
 
@@ -176,9 +167,15 @@ extension IndexState {
         return first..<(first + rows)
     }
 
-    /// Reads an items section into its rows of `into`.
-    static func readItems(_ r: inout SnapshotReader, into rows: ItemRows) throws(SnapshotRejection) {
+    /// Reads an items section into its rows of `into`; returns those rows and the domains they
+    /// name, in order of first appearance (their attributes code a domain by its position there).
+    static func readItems(_ r: inout SnapshotReader, into rows: RestoredRows.Writer) throws(SnapshotRejection)
+        -> (rows: Range<Int>, domains: [String])
+    {
         let range = try itemsRange(&r)
+        guard range.upperBound <= rows.items.count else { throw malformed("item rows beyond the items sections' count") }
+        var domains: [String] = []
+        var codes: [String: UInt32] = [:]
         for row in range {
             guard try r.bool() else { continue }
             let id = ItemID(try r.string())
@@ -198,10 +195,20 @@ extension IndexState {
             item.url = try r.optionalString()
             item.rankingHint = try r.bool() ? Int(Int32(bitPattern: try r.u32())) : nil
             item.displayName = try r.optionalString()
+            let code: UInt32
+            if let known = domains.last == item.domain ? UInt32(domains.count - 1) : codes[item.domain] {
+                code = known
+            } else {
+                code = UInt32(domains.count)
+                codes[item.domain] = code
+                domains.append(item.domain)
+            }
+            rows.entries[row] = RowAttributes.entry(for: item, domain: code)
             rows.items[row] = item
             rows.ids[row] = id
             rows.holds[row] = true
         }
+        return (range, domains)
     }
 
     static func readDomains(_ r: inout SnapshotReader) throws(SnapshotRejection) -> [String: String?] {
@@ -250,27 +257,27 @@ extension IndexState {
 
     /// The state the sections make, once each read on its own: the keyword index's documents and
     /// the vectors must be in the rows that hold items.
-    init(rows: ItemRows, domainNames: [String: String?], keyword: (KeywordIndex, holds: [Bool]), vectors: VectorIndex?)
-        throws(SnapshotRejection)
-    {
-        let holds = rows.holdsArray
-        guard keyword.holds == holds else { throw Self.malformed("the keyword index's rows disagree with the items") }
+    /// - Parameter runs: each items section's rows and the domains its attributes code.
+    init(
+        rows: RestoredRows, runs: [(rows: Range<Int>, domains: [String])], domainNames: [String: String?],
+        keyword: (KeywordIndex, holds: [Bool]), vectors: VectorIndex?
+    ) throws(SnapshotRejection) {
+        guard keyword.holds == rows.holds else { throw Self.malformed("the keyword index's rows disagree with the items") }
         if let vectors {
-            guard vectors.capacity <= holds.count else { throw Self.malformed("\(vectors.capacity) vector rows for \(holds.count) rows") }
-            for (row, o) in vectors.occupied.enumerated() where o && !holds[row] {
+            guard vectors.capacity <= rows.holds.count else {
+                throw Self.malformed("\(vectors.capacity) vector rows for \(rows.holds.count) rows")
+            }
+            for (row, o) in vectors.occupied.enumerated() where o && !rows.holds[row] {
                 throw Self.malformed("vector row \(row) holds no item")
             }
         }
-        let (items, ids) = rows.take()
-        guard let table = IdentifierTable(rows: ids) else { throw Self.malformed("an item id is in two rows") }
+        guard let table = IdentifierTable(rows: rows.ids) else { throw Self.malformed("an item id is in two rows") }
         self.init(keyword: keyword.0, vectors: vectors)
         self.table = table
-        self.items = items
+        self.items = rows.items
         self.domainNames = domainNames
         // The compact per-row fields filters read are derived from the items, not stored.
-        for (r, item) in items.enumerated() {
-            if let item { attributes.set(row: Int32(r), item: item) }
-        }
+        attributes = RowAttributes(entries: rows.entries, runs: runs)
     }
 }
 

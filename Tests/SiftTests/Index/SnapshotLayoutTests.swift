@@ -1,0 +1,71 @@
+import Foundation
+import SiftEvaluation
+import Testing
+
+@testable import Sift
+
+/// How an open from a snapshot lays the state out.
+@Suite("Snapshot layout: how an open from a snapshot restores the state")
+struct SnapshotLayoutTests {
+    @Test("Attributes restored run by run, each run coding its own domains, equal those set row by row")
+    func attributesByRuns() {
+        let domains = ["note", "recipe", "journal", "expense", "receipt"]
+        var items: [SearchableItem?] = []
+        for i in 0..<90 {
+            if i % 11 == 4 {
+                items.append(nil)
+                continue
+            }
+            var item = SearchableItem(id: ItemID("i\(i)"))
+            // Domains first seen in different runs, and in another order in each.
+            item.domain = domains[(i * 7 + i / 30) % (i < 30 ? 2 : domains.count)]
+            item.date = i % 3 == 0 ? Date(timeIntervalSince1970: Double(i) * 86_400) : nil
+            item.expires = i % 5 == 0 ? Date(timeIntervalSince1970: 2e9 + Double(i)) : nil
+            item.rankingHint = i % 4 == 0 ? i * 3 - 40 : nil
+            items.append(item)
+        }
+        var rowByRow = RowAttributes()
+        for (r, item) in items.enumerated() { if let item { rowByRow.set(row: Int32(r), item: item) } }
+
+        var entries = [RowAttributes.Entry](repeating: .free, count: items.count)
+        var runs: [(rows: Range<Int>, domains: [String])] = []
+        for rows in [0..<30, 30..<31, 31..<64, 64..<90] {
+            var local: [String] = []
+            for r in rows {
+                guard let item = items[r] else { continue }
+                if !local.contains(item.domain) { local.append(item.domain) }
+                entries[r] = RowAttributes.entry(for: item, domain: UInt32(local.firstIndex(of: item.domain)!))
+            }
+            runs.append((rows, local))
+        }
+        let restored = RowAttributes(entries: entries, runs: runs)
+        #expect(restored.entries == rowByRow.entries)
+        #expect(restored.domainNames == rowByRow.domainNames)
+        #expect(restored.expiringCount == rowByRow.expiringCount)
+        #expect(restored.membership(["journal", "receipt"]) == rowByRow.membership(["journal", "receipt"]))
+        #expect(throws: Never.self) { try restored.checkInvariants(items: items) }
+    }
+
+    @Test("An index of more rows than one items section restores every row's attributes as the index that wrote it")
+    func attributesAcrossSections() async throws {
+        let fixture = try IndexFixture(.disk)
+        let count = IndexState.itemsPerSection + 700
+        var items = SyntheticCorpus(seed: 5).items(count: count)
+        for i in stride(from: 3, to: count, by: 101) { items[i].expires = fixture.clock.now.addingTimeInterval(86_400) }
+        for i in stride(from: 0, to: count, by: 997) { items[i].domain = "rare-\(i % 3)" }
+        let live = try fixture.open()
+        try await live.upsert(items)
+        try await live.delete(ids: stride(from: 7, to: count, by: 13).map { items[$0].id })
+        #expect(await live.saveSnapshot())
+        let reopened = try fixture.open()
+        #expect(fixture.logger.records.last { $0.operation == "open" }?.outcome == "ok, from the snapshot")
+        try await reopened.checkInvariants()
+        let a = await live.state.attributes
+        let b = await reopened.state.attributes
+        #expect(a.entries == b.entries)
+        #expect(a.domainNames == b.domainNames)
+        #expect(a.expiringCount == b.expiringCount)
+        let query = SearchQuery("", limit: 50, mode: .keyword, domains: ["rare-1", "note"], now: fixture.clock.now)
+        #expect(try await reopened.search(query).results.map(\.id) == live.search(query).results.map(\.id))
+    }
+}
