@@ -31,7 +31,7 @@ enum IndexSnapshot {
     static let fileName = "index.snapshot"
     static let magic = Array("SIFTSNAP".utf8)
     /// Bump when the layout of the file changes.
-    static let formatVersion: UInt32 = 2
+    static let formatVersion: UInt32 = 3
 
     /// What a snapshot's contents depend on; a snapshot is used only when its key equals the
     /// one the store and the configuration give.
@@ -216,9 +216,6 @@ enum IndexSnapshot {
         let tasks = 1 + order.count
         let base = file.base
         let count = file.count
-        let bm25 = expected.bm25
-        let dimension = expected.dimension
-        let precision = expected.precision
         // The items sections' rows must follow one another; their total sizes the item cache.
         var rowCount = 0
         for section in sections where section.kind == .items {
@@ -227,6 +224,9 @@ enum IndexSnapshot {
             guard range.lowerBound == rowCount else { throw IndexState.malformed("the items sections do not follow one another") }
             rowCount = range.upperBound
         }
+        // The vector components are used where they lie: their pages stay mapped after the rest
+        // of the file is unmapped.
+        let region = expected.dimension > 0 ? sections.first { $0.kind == .vectors }.map { file.keep($0.range) } : nil
         var rows = IndexState.RestoredRows(count: rowCount)
         let results = rows.filling { rows in
             [Decoded](unsafeUninitializedCapacity: tasks) { buffer, initialized in
@@ -240,27 +240,10 @@ enum IndexSnapshot {
                         return
                     }
                     let section = sections[order[task - 1]]
-                    var r = SnapshotReader(UnsafeRawBufferPointer(rebasing: bytes[section.range]))
-                    let decoded: Decoded
-                    do throws(SnapshotRejection) {
-                        switch section.kind {
-                        case .items:
-                            let (range, domains) = try IndexState.readItems(&r, into: rows)
-                            decoded = .items(rows: range, domains: domains)
-                        case .domains: decoded = .domains(try IndexState.readDomains(&r))
-                        case .keyword:
-                            let (k, holds) = try IndexState.readKeyword(&r, bm25: bm25)
-                            decoded = .keyword(k, holds: holds)
-                        case .vectors:
-                            decoded = .vectors(
-                                try IndexState.readVectors(&r, dimension: dimension, precision: precision, int8Components: int8Components))
-                        }
-                        if r.remaining != 0 { throw IndexState.malformed("\(r.remaining) bytes after the \(section.kind) section") }
-                    } catch {
-                        (out + task).initialize(to: .failure(error))
-                        return
-                    }
-                    (out + task).initialize(to: decoded)
+                    let reader = SnapshotReader(UnsafeRawBufferPointer(rebasing: bytes[section.range]))
+                    (out + task).initialize(
+                        to: decodeSection(
+                            section.kind, reader, into: rows, expected: expected, int8Components: int8Components, region: region))
                 }
                 initialized = tasks
             }
@@ -287,6 +270,34 @@ enum IndexSnapshot {
             }
         }
         return try IndexState(rows: rows, runs: runs, domainNames: domainNames, keyword: keyword!, vectors: vectors)
+    }
+
+    /// One section, read by `r` (the section's bytes): what it decodes to, or why it cannot.
+    private static func decodeSection(
+        _ kind: IndexState.SnapshotSection, _ r: SnapshotReader, into rows: IndexState.RestoredRows.Writer, expected: Key,
+        int8Components: Int?, region: MappedRegion?
+    ) -> Decoded {
+        var r = r
+        do throws(SnapshotRejection) {
+            let decoded: Decoded
+            switch kind {
+            case .items:
+                let (range, domains) = try IndexState.readItems(&r, into: rows)
+                decoded = .items(rows: range, domains: domains)
+            case .domains: decoded = .domains(try IndexState.readDomains(&r))
+            case .keyword:
+                let (k, holds) = try IndexState.readKeyword(&r, bm25: expected.bm25)
+                decoded = .keyword(k, holds: holds)
+            case .vectors:
+                decoded = .vectors(
+                    try IndexState.readVectors(
+                        &r, dimension: expected.dimension, precision: expected.precision, int8Components: int8Components, region: region))
+            }
+            if r.remaining != 0 { throw IndexState.malformed("\(r.remaining) bytes after the \(kind) section") }
+            return decoded
+        } catch {
+            return .failure(error)
+        }
     }
 
     private static func rank(_ kind: IndexState.SnapshotSection) -> Int {

@@ -34,8 +34,9 @@ extension KeywordIndex {
 ///           or u32 0xFFFFFFFF for a row without a document); per term u32 n + n postings
 ///           (u32 row, u16 tf title, keywords, content); R × 3 u32 field lengths;
 ///           u32 H + H u64 title-word hashes; u32 S + S u32 sorted term ids
-/// vectors:  u8 present; then u32 dimension, u32 rows, rows × u8 occupied, rows × dimension
-///           components (f32, or binary16 bits as the key's precision says)
+/// vectors:  u8 present; then u32 dimension, u32 rows, rows × u8 occupied, zero bytes up to a
+///           multiple of 64 in the file, rows × dimension components (f32, or binary16 bits as
+///           the key's precision says); an open uses the components where they lie in the file
 /// ```
 /// The identifier table is the item ids by row; the length totals and the document count follow
 /// from the lengths and the rows' term lists (stored, not derived from the postings: that would
@@ -47,6 +48,8 @@ extension IndexState {
     static let noDocument = UInt32.max
     /// Rows per items section: enough sections for the cores to share, few enough to be cheap.
     static let itemsPerSection = 8192
+    /// The file offset the vector components start at is a multiple of this (a cache line).
+    static let vectorAlignment = 64
 
     /// The sections of a body, in file order.
     enum SnapshotSection: UInt32 {
@@ -88,6 +91,8 @@ extension IndexState {
                 v.occupied.withUnsafeBufferPointer { flags in
                     w.records(flags, size: 1) { f, out in out.storeBytes(of: f ? 1 : 0, as: UInt8.self) }
                 }
+                // Aligned, so that an open can use the components in the mapped file as they are.
+                for _ in 0..<((Self.vectorAlignment - w.count % Self.vectorAlignment) % Self.vectorAlignment) { w.u8(0) }
                 // Raw components in the platform's order (little-endian, as everywhere Sift runs).
                 switch v.precision {
                 case .float32: v.matrix.withUnsafeBytes { w.bytes($0) }
@@ -220,10 +225,12 @@ extension IndexState {
         return domainNames
     }
 
-    /// The vector index (nil when the snapshot has none), and which rows hold a vector.
-    static func readVectors(_ r: inout SnapshotReader, dimension: Int, precision: VectorPrecision, int8Components: Int?)
-        throws(SnapshotRejection) -> VectorIndex?
-    {
+    /// The vector index (nil when the snapshot has none), and which rows hold a vector. Its rows
+    /// are the components' pages in `region` (the mapped pages of the section, page-aligned like
+    /// the file) when it is given, else a copy.
+    static func readVectors(
+        _ r: inout SnapshotReader, dimension: Int, precision: VectorPrecision, int8Components: Int?, region: MappedRegion?
+    ) throws(SnapshotRejection) -> VectorIndex? {
         guard try r.bool() else {
             if dimension != 0 { throw malformed("no vectors, expected \(dimension)-dimensional ones") }
             return nil
@@ -237,21 +244,34 @@ extension IndexState {
             guard flags[row] <= 1 else { throw malformed("vector row \(row) has flag \(flags[row])") }
             occupied[row] = flags[row] == 1
         }
+        // The padding: the section starts where the file's pages do, so address and file offset
+        // agree modulo the alignment.
+        let at = Int(bitPattern: r.bytes.baseAddress) + r.offset
+        let padding = try r.take((vectorAlignment - at % vectorAlignment) % vectorAlignment)
+        guard padding.allSatisfy({ $0 == 0 }) else { throw malformed("the vector components' padding is not zeros") }
         guard rows <= r.remaining / max(1, d * precision.bytesPerComponent) else {
             throw malformed("\(rows) vector rows, more than the file has bytes")
         }
         let raw = try r.take(rows * d * precision.bytesPerComponent)
-        func copied<T>(_: T.Type) -> [T] {
-            [T](unsafeUninitializedCapacity: rows * d) { buffer, initialized in
-                if rows > 0 {
-                    UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw.baseAddress!, byteCount: raw.count)
-                }
-                initialized = rows * d
+        func rowBuffer<T: BitwiseCopyable & Sendable>(_: T.Type) -> RowBuffer<T> {
+            if let region, rows > 0,
+                let mapped = RowBuffer<T>(region: region, offset: raw.baseAddress! - region.base, count: rows * d)
+            {
+                return mapped
             }
+            return RowBuffer(
+                [T](unsafeUninitializedCapacity: rows * d) { buffer, initialized in
+                    if rows > 0 {
+                        UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw.baseAddress!, byteCount: raw.count)
+                    }
+                    initialized = rows * d
+                })
         }
         switch precision {
-        case .float32: return VectorIndex(dimension: d, int8Components: int8Components, matrix: copied(Float.self), occupied: occupied)
-        case .float16: return VectorIndex(dimension: d, int8Components: int8Components, halves: copied(UInt16.self), occupied: occupied)
+        case .float32:
+            return VectorIndex(dimension: d, int8Components: int8Components, matrix: rowBuffer(Float.self), occupied: occupied)
+        case .float16:
+            return VectorIndex(dimension: d, int8Components: int8Components, halves: rowBuffer(UInt16.self), occupied: occupied)
         }
     }
 

@@ -162,7 +162,34 @@ final class MappedSnapshot {
         count = size
     }
 
-    deinit { munmap(UnsafeMutableRawPointer(mutating: base), count) }
+    /// The page-aligned bytes handed to a ``MappedRegion`` by ``keep(_:)``, which outlive this.
+    private var kept: Range<Int>?
+
+    static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// The mapping's length: the file's size rounded up to whole pages.
+    private var mappedLength: Int { (count + Self.pageSize - 1) / Self.pageSize * Self.pageSize }
+
+    /// Hands the pages that hold `range` (bytes of the file) to a region that keeps them mapped
+    /// when this mapping goes; the rest of the file is unmapped then. Once per mapping.
+    func keep(_ range: Range<Int>) -> MappedRegion {
+        precondition(kept == nil && range.lowerBound >= 0 && range.upperBound <= count)
+        let page = Self.pageSize
+        let lower = range.lowerBound / page * page
+        let upper = min((range.upperBound + page - 1) / page * page, mappedLength)
+        kept = lower..<upper
+        return MappedRegion(base: base + lower, count: upper - lower)
+    }
+
+    deinit {
+        let start = UnsafeMutableRawPointer(mutating: base)
+        guard let kept, !kept.isEmpty else {
+            munmap(start, count)
+            return
+        }
+        if kept.lowerBound > 0 { munmap(start, kept.lowerBound) }
+        if kept.upperBound < mappedLength { munmap(start + kept.upperBound, mappedLength - kept.upperBound) }
+    }
 
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 }

@@ -9,9 +9,9 @@ package struct VectorIndex: Sendable {
     package let dimension: Int
     package let precision: VectorPrecision
     /// The rows, when ``precision`` is `.float32`.
-    private(set) var matrix: [Float] = []
+    private(set) var matrix = RowBuffer<Float>()
     /// The rows as binary16 bit patterns, when ``precision`` is `.float16`.
-    private(set) var halves: [UInt16] = []
+    private(set) var halves = RowBuffer<UInt16>()
     private(set) var occupied: [Bool] = []
     package private(set) var count = 0
     /// The int8 mirror used for the approximate scan, when enabled.
@@ -37,9 +37,10 @@ package struct VectorIndex: Sendable {
     }
 
     /// An index over `matrix` (row-major, `occupied.count` rows; free rows hold zeros), as a
-    /// snapshot recorded it; with `int8Components`, its int8 copy is made from it.
+    /// snapshot recorded it (its pages, mapped, or a copy); with `int8Components`, its int8 copy
+    /// is made from it.
     /// - Complexity: O(rows · dimension) with `int8Components`, else O(rows).
-    init(dimension: Int, int8Components: Int?, matrix: [Float], occupied: [Bool]) {
+    init(dimension: Int, int8Components: Int?, matrix: RowBuffer<Float>, occupied: [Bool]) {
         self.init(dimension: dimension, int8Components: int8Components, precision: .float32)
         precondition(matrix.count == occupied.count * dimension)
         self.matrix = matrix
@@ -48,10 +49,10 @@ package struct VectorIndex: Sendable {
     }
 
     /// An index over fp16 rows (binary16 bit patterns, row-major, `occupied.count` rows; free
-    /// rows hold zeros), as a snapshot recorded them; with `int8Components`, its int8 copy is made
-    /// from them.
+    /// rows hold zeros), as a snapshot recorded them (its pages, mapped, or a copy); with
+    /// `int8Components`, its int8 copy is made from them.
     /// - Complexity: O(rows · dimension) with `int8Components`, else O(rows).
-    init(dimension: Int, int8Components: Int?, halves: [UInt16], occupied: [Bool]) {
+    init(dimension: Int, int8Components: Int?, halves: RowBuffer<UInt16>, occupied: [Bool]) {
         self.init(dimension: dimension, int8Components: int8Components, precision: .float16)
         precondition(halves.count == occupied.count * dimension)
         self.halves = halves
@@ -84,6 +85,10 @@ package struct VectorIndex: Sendable {
 
     /// Number of rows in the buffer, free ones included.
     package var capacity: Int { occupied.count }
+
+    /// Whether the rows are a snapshot file's pages, mapped, rather than memory of their own (until
+    /// the first change copies them).
+    package var rowsAreMapped: Bool { matrix.isMapped || halves.isMapped }
 
     package func contains(row: Int32) -> Bool { Int(row) < occupied.count && occupied[Int(row)] }
 
@@ -147,7 +152,7 @@ package struct VectorIndex: Sendable {
         let start = Int(row) * dimension
         switch precision {
         case .float32:
-            return Array(matrix[start..<(start + dimension)])
+            return matrix.withUnsafeBufferPointer { Array($0[start..<(start + dimension)]) }
         case .float16:
             var v = [Float](repeating: 0, count: dimension)
             halves.withUnsafeBufferPointer { h in

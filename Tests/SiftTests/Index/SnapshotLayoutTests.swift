@@ -68,4 +68,68 @@ struct SnapshotLayoutTests {
         let query = SearchQuery("", limit: 50, mode: .keyword, domains: ["rare-1", "note"], now: fixture.clock.now)
         #expect(try await reopened.search(query).results.map(\.id) == live.search(query).results.map(\.id))
     }
+
+    @Test(
+        "Vector rows are the snapshot's own pages: used in place, still there when the file is deleted or replaced, copied at the first change",
+        arguments: [VectorPrecision.float16, .float32])
+    func mappedVectorRows(precision: VectorPrecision) async throws {
+        let fixture = try IndexFixture(.disk, embedder: randomModel())
+        let items = SyntheticCorpus(seed: 8).items(count: 300)
+        let open = {
+            var configuration = SearchIndex.Configuration(
+                directory: fixture.directory, embedder: fixture.embedder, clock: fixture.clock.function, logger: fixture.logger)
+            configuration.vectorPrecision = precision
+            return try SearchIndex(configuration: configuration)
+        }
+        let live = try open()
+        try await live.upsert(items)
+        try await live.delete(ids: [items[4].id, items[9].id])
+        #expect(await live.saveSnapshot())
+        let mapped = try open()
+        #expect(fixture.logger.records.last { $0.operation == "open" }?.outcome == "ok, from the snapshot")
+        #expect(await mapped.vectors?.rowsAreMapped == true)
+        #expect(await live.vectors?.rowsAreMapped == false)
+        let queries = items.prefix(12).map { SearchQuery(String($0.title.prefix(12)), limit: 10, mode: .semantic, now: fixture.clock.now) }
+        func answers(_ index: SearchIndex) async throws -> [[SearchResult]] {
+            var all: [[SearchResult]] = []
+            for q in queries { all.append(try await index.search(q).results) }
+            return all
+        }
+        let expected = try await answers(live)
+        #expect(try await answers(mapped) == expected)
+
+        // The file goes, then another takes its name: the open index keeps the pages it mapped.
+        let file = IndexSnapshot.url(in: try #require(fixture.directory))
+        let bytes = try Data(contentsOf: file)
+        try FileManager.default.removeItem(at: file)
+        #expect(try await answers(mapped) == expected)
+        try Data(repeating: 0xA5, count: bytes.count).write(to: file, options: .atomic)
+        #expect(try await answers(mapped) == expected)
+
+        // A change copies the rows into memory of the index's own; the others keep their bits.
+        let row = try #require(await mapped.table.row(of: items[20].id))
+        let before = await mapped.vectors!.vector(at: row)
+        try await mapped.upsert([noteItem("fresh", "a walrus on the ice")])
+        #expect(await mapped.vectors?.rowsAreMapped == false)
+        #expect(bits(await mapped.vectors!.vector(at: row)) == bits(before))
+        try await mapped.checkInvariants()
+    }
+
+    @Test("A snapshot of the previous format (version 2: vector components unaligned) is not used: the open rebuilds and says why")
+    func previousFormatRebuilds() async throws {
+        let fixture = try IndexFixture(.disk, embedder: randomModel())
+        let live = try fixture.open()
+        try await live.upsert(SyntheticCorpus(seed: 2).items(count: 50))
+        #expect(await live.saveSnapshot())
+        let file = IndexSnapshot.url(in: try #require(fixture.directory))
+        var bytes = try Data(contentsOf: file)
+        bytes.replaceSubrange(8..<12, with: [2, 0, 0, 0])
+        try bytes.write(to: file)
+        let reopened = try fixture.open()
+        #expect(
+            fixture.logger.records.last { $0.operation == "open" }?.outcome
+                == "ok, rebuilt: the snapshot has format version 2, this Sift writes 3")
+        #expect(await reopened.vectors?.rowsAreMapped == false)
+        try await reopened.checkInvariants()
+    }
 }

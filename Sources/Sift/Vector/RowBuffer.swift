@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The components of a ``VectorIndex``'s rows, row-major: an array the index owns, or — after an
+/// open from a snapshot — the snapshot file's own pages, mapped read-only and used where they lie
+/// instead of being copied. The first change copies mapped components into an array (once), so
+/// a mapped buffer behaves as a value like the array it stands for.
+struct RowBuffer<Element: BitwiseCopyable & Sendable>: Sendable {
+    private var owned: [Element] = []
+    /// The region, the byte offset of the first component in it, and the component count.
+    private var mapped: (region: MappedRegion, offset: Int, count: Int)?
+
+    init() {}
+
+    init(_ elements: [Element]) { owned = elements }
+
+    /// `count` components lying `offset` bytes into `region`, which keeps them mapped; nil when
+    /// they are not aligned for `Element` or do not fit in the region.
+    init?(region: MappedRegion, offset: Int, count: Int) {
+        guard offset >= 0, count >= 0, offset % MemoryLayout<Element>.alignment == 0,
+            count <= (region.count - offset) / MemoryLayout<Element>.stride
+        else { return nil }
+        mapped = (region, offset, count)
+    }
+
+    var count: Int { mapped?.count ?? owned.count }
+
+    /// Whether the components are the snapshot's pages rather than an array.
+    var isMapped: Bool { mapped != nil }
+
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        if let m = mapped {
+            // The region's pages are read-only and never change: binding them is only a view.
+            let start = (m.region.base + m.offset).bindMemory(to: Element.self, capacity: m.count)
+            return try body(UnsafeBufferPointer(start: start, count: m.count))
+        }
+        return try owned.withUnsafeBufferPointer(body)
+    }
+
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeBufferPointer { try body(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// - Complexity: O(count) the first time after a mapped open (the copy), O(1) after.
+    mutating func withUnsafeMutableBufferPointer<R>(_ body: (inout UnsafeMutableBufferPointer<Element>) throws -> R) rethrows -> R {
+        own()
+        return try owned.withUnsafeMutableBufferPointer(body)
+    }
+
+    mutating func append(contentsOf elements: some Collection<Element>) {
+        own()
+        owned.append(contentsOf: elements)
+    }
+
+    mutating func removeAll() {
+        mapped = nil
+        owned.removeAll()
+    }
+
+    /// The components as an array (a copy when mapped).
+    var array: [Element] { withUnsafeBufferPointer { Array($0) } }
+
+    /// Copies mapped components into an array the buffer owns.
+    private mutating func own() {
+        guard mapped != nil else { return }
+        owned = array
+        mapped = nil
+    }
+}
+
+/// Pages of a snapshot file kept mapped (read-only, private) after the open that mapped the file,
+/// for as long as something uses them; unmapped when the last user lets go. A later snapshot is
+/// written to a new file and renamed over the old one, so these pages never change under it.
+final class MappedRegion: @unchecked Sendable {
+    let base: UnsafeRawPointer
+    let count: Int
+
+    /// Takes over `count` bytes at `base` (page-aligned, from `mmap`).
+    init(base: UnsafeRawPointer, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: base), count) }
+}
