@@ -7,7 +7,7 @@ struct IndexState: Sendable {
     var keyword: KeywordIndex
     var vectors: VectorIndex?
     /// The item at each row (nil for free rows).
-    var items: [SearchableItem?] = []
+    var items = ItemCache()
     /// Donations per live item.
     var donationLog: [ItemID: [Donation]] = [:]
     /// Domains and their display names, for query understanding.
@@ -49,9 +49,7 @@ struct IndexState: Sendable {
 
     /// The item cache, attributes, vector and domain name of an item at its row.
     private mutating func place(_ stored: StoredItem, at row: Int32) {
-        let r = Int(row)
-        if r >= items.count { items.append(contentsOf: repeatElement(nil, count: r - items.count + 1)) }
-        items[r] = stored.item
+        items.set(stored.item, at: Int(row))
         attributes.set(row: row, item: stored.item)
         if let v = stored.vector, v.count == vectors?.dimension {
             vectors?.set(row: row, vector: v)
@@ -63,7 +61,7 @@ struct IndexState: Sendable {
 
     mutating func unproject(_ id: ItemID) {
         guard let row = table.remove(id) else { return }
-        items[Int(row)] = nil
+        items.set(nil, at: Int(row))
         attributes.remove(row: row)
         keyword.remove(row: row)
         vectors?.remove(row: row)
@@ -71,8 +69,7 @@ struct IndexState: Sendable {
     }
 
     mutating func unproject(domains: [String]) {
-        let set = Set(domains)
-        let doomed = items.compactMap { $0 }.filter { set.contains($0.domain) }.map(\.id)
+        let doomed = attributes.rows(inDomains: Set(domains)).compactMap { table.id(at: $0) }
         doomed.forEach { unproject($0) }
         for d in domains { domainNames[d] = nil }
     }

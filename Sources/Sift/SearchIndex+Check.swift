@@ -294,12 +294,13 @@ extension IndexState {
         try table.checkInvariants()
         var live = Set<Int32>()
         for id in table.ids { live.insert(table.row(of: id)!) }
-        for (r, item) in items.enumerated() {
+        let all = items.all
+        for (r, item) in all.enumerated() {
             if (item != nil) != live.contains(Int32(r)) || (item.map { table.row(of: $0.id) != Int32(r) } ?? false) {
                 throw InvariantViolation("item cache disagrees with the identifier table at row \(r)")
             }
         }
-        try attributes.checkInvariants(items: items)
+        try attributes.checkInvariants(items: all)
         try keyword.checkInvariants(liveRows: live)
         try vectors?.checkInvariants(liveRows: live)
         for id in donationLog.keys where table.row(of: id) == nil {

@@ -11,7 +11,7 @@ extension SearchIndex {
     /// export, which like search never shows an expired item, purged or not.
     public func allItems() -> [SearchableItem] {
         let now = configuration.clock()
-        return items.compactMap { $0 }.filter { !$0.isExpired(at: now) }.sorted { $0.id < $1.id }
+        return items.all.compactMap { $0 }.filter { !$0.isExpired(at: now) }.sorted { $0.id < $1.id }
     }
 
     /// Counts for `sift stats`.
@@ -34,8 +34,11 @@ extension SearchIndex {
         let now = configuration.clock()
         var domains: [String: Int] = [:]
         var live = 0
-        for case let item? in items where !item.isExpired(at: now) {
-            domains[item.domain, default: 0] += 1
+        let attributes = state.attributes
+        let t = now.timeIntervalSinceReferenceDate
+        // From the attributes: no item is decoded.
+        for e in attributes.entries where e.domain != RowAttributes.freeRow && !(e.expires <= t) {
+            domains[attributes.domainNames[Int(e.domain)], default: 0] += 1
             live += 1
         }
         let k = keyword.statistics
@@ -55,27 +58,14 @@ extension SearchIndex {
 
     /// Verifies the store, the identifier table, the keyword index and the vector index agree.
     package func checkInvariants() throws {
-        try table.checkInvariants()
-        var live = Set<Int32>()
         var storedIDs = Set<ItemID>()
         try store.forEachItem { storedIDs.insert($0.item.id) }
-        for id in table.ids { live.insert(table.row(of: id)!) }
         if Set(table.ids) != storedIDs {
             throw InvariantViolation(
                 "store holds \(storedIDs.count) items, identifier table \(table.count); differing: \(Array(storedIDs.symmetricDifference(Set(table.ids)).prefix(5)))"
             )
         }
-        for (r, item) in items.enumerated() {
-            if (item != nil) != live.contains(Int32(r)) || (item.map { table.row(of: $0.id) != Int32(r) } ?? false) {
-                throw InvariantViolation("item cache disagrees with the identifier table at row \(r)")
-            }
-        }
-        try state.attributes.checkInvariants(items: items)
-        try keyword.checkInvariants(liveRows: live)
-        try vectors?.checkInvariants(liveRows: live)
-        for id in donationLog.keys where table.row(of: id) == nil {
-            throw InvariantViolation("donations kept for \(id), which is not indexed")
-        }
+        try state.checkProjections()
     }
 
     /// SQLite's `PRAGMA integrity_check` result ("ok" when sound).

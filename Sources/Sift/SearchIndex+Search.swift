@@ -123,14 +123,13 @@ extension SearchIndex {
         return (filter, boostDomains)
     }
 
-    /// The ranking stage (`Ranker`) over the item buffer, where `items[row]!.field` reads one
-    /// field in place: the array's getter would copy the whole item (a dozen retains) for every
-    /// candidate. The per-row buffers are taken from the scratch for this query and given back
-    /// clean after it.
+    /// The ranking stage (`Ranker`) over the identifier table's ids by row, which break ties:
+    /// whole items are read only for the rows it returns. The per-row buffers are taken from the
+    /// scratch for this query and given back clean after it.
     private func rank(_ request: Ranker.Request, filter: inout RowFilter, report: inout QueryReport) -> [SearchResult] {
-        state.items.withUnsafeBufferPointer { items in
+        state.table.withIDs { ids in
             var ranker = Ranker(
-                request: request, state: state, items: items, configuration: configuration, capacity: table.capacity,
+                request: request, state: state, ids: ids, configuration: configuration, capacity: table.capacity,
                 filter: filter, report: report)
             swap(&ranker.buffers, &scratch.buffers)
             ranker.buffers.reserve(rows: table.capacity)
@@ -157,7 +156,8 @@ extension SearchIndex {
     private func listNewestFirst(filter: inout RowFilter, limit: Int) -> [SearchResult] {
         guard limit > 0 else { return [] }
         let entries = state.attributes.entries
-        return state.items.withUnsafeBufferPointer { items in
+        let items = state.items
+        return state.table.withIDs { ids in
             /// `a` lists before `b`.
             func before(_ a: Int32, _ b: Int32) -> Bool {
                 let x = entries[Int(a)].date
@@ -166,12 +166,12 @@ extension SearchIndex {
                 case (false, false) where x != y: return x > y
                 case (false, true): return true
                 case (true, false): return false
-                default: return items[Int(a)]!.id < items[Int(b)]!.id
+                default: return ids[Int(a)]! < ids[Int(b)]!
                 }
             }
             // `a` ranks below `b` when `b` lists before it.
             var heap = BoundedHeap<Int32>(k: limit)
-            for r in 0..<items.count where filter.admits(Int32(r)) {
+            for r in 0..<ids.count where filter.admits(Int32(r)) {
                 heap.offer(Int32(r)) { a, b in before(b, a) }
             }
             return heap.sorted { a, b in before(b, a) }.map { SearchResult(items[Int($0)]!, score: 0, explanation: nil) }

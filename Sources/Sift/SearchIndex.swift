@@ -24,7 +24,7 @@ public actor SearchIndex {
     var table: IdentifierTable { state.table }
     var keyword: KeywordIndex { state.keyword }
     var vectors: VectorIndex? { state.vectors }
-    var items: [SearchableItem?] { state.items }
+    var items: ItemCache { state.items }
     var donationLog: [ItemID: [Donation]] { state.donationLog }
     var domainNames: [String: String?] { state.domainNames }
     /// The store generation the in-memory state reflects; nil when unknown (a version 1 store
@@ -289,8 +289,7 @@ public actor SearchIndex {
     @discardableResult
     public func delete(domains: [String]) throws -> Int {
         guard !domains.isEmpty else { return 0 }
-        let set = Set(domains)
-        let count = items.lazy.compactMap { $0 }.filter { set.contains($0.domain) }.count
+        let count = state.attributes.rows(inDomains: Set(domains)).count
         try commit([.deleteDomains(domains)], operation: "delete-domains", count: count)
         return count
     }
@@ -351,7 +350,7 @@ public actor SearchIndex {
     @discardableResult
     public func purgeExpired(now: Date? = nil) throws -> Int {
         let now = now ?? configuration.clock()
-        let expired = items.compactMap { $0 }.filter { $0.isExpired(at: now) }.map(\.id)
+        let expired = state.attributes.expiredRows(at: now).compactMap { table.id(at: $0) }
         guard !expired.isEmpty else { return 0 }
         try commit([.delete(expired)], operation: "purge-expired", count: expired.count)
         return expired.count

@@ -26,6 +26,11 @@ package struct IdentifierTable: Sendable {
         idByRow = ids
     }
 
+    /// Runs `body` with the id at each row (nil for a free row), `capacity` of them.
+    package func withIDs<R>(_ body: (UnsafeBufferPointer<ItemID?>) throws -> R) rethrows -> R {
+        try idByRow.withUnsafeBufferPointer(body)
+    }
+
     /// Number of live items.
     package var count: Int { rowByID.count }
     /// One past the highest row ever handed out: the size the row-indexed structures need.

@@ -159,7 +159,7 @@ extension Ranker {
         var filter = self.filter
         defer { self.filter = filter }
         let order = self.order
-        let items = self.items
+        let ids = self.ids
         let capacity = self.capacity
         let occupied = filter.admitsEveryLiveRow ? state.vectors?.occupied : nil
         buffers.cosine.withUnsafeBufferPointer { cosine in
@@ -174,7 +174,7 @@ extension Ranker {
                 return
             }
             let precedesOrFree = { (a: Int32, b: Int32) -> Bool in
-                switch (items[Int(a)] == nil, items[Int(b)] == nil) {
+                switch (ids[Int(a)] == nil, ids[Int(b)] == nil) {
                 case (false, false): order.precedes(a, b)
                 case (true, true): a < b
                 case (let aFree, _): !aFree

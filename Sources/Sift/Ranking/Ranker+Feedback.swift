@@ -49,7 +49,7 @@ extension Ranker {
             case .linear(let alpha) = fusion.method
         else { return }
         let first = firstPass(alpha: alpha, count: fusion.keywordFeedbackDocuments)
-        let feedbackItems = first.sorted(precedes: order.precedes).map { items[Int($0.row)]! }
+        let feedbackItems = first.sorted(precedes: order.precedes).map { state.items[Int($0.row)]! }
         let exclude = Set(request.terms.flatMap(\.terms))
         let terms = state.keyword.feedbackTerms(of: feedbackItems, exclude: exclude, count: fusion.keywordFeedbackTerms)
         report.feedbackTerms = terms

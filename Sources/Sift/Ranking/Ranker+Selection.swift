@@ -42,7 +42,7 @@ extension Ranker {
                 e.calibratedRelevance = relevance
                 explanation = e
             }
-            var result = SearchResult(items[Int(entry.row)]!, score: entry.score, explanation: explanation)
+            var result = SearchResult(state.items[Int(entry.row)]!, score: entry.score, explanation: explanation)
             result.relevance = relevance
             result.evidence = found
             kept.append(result)

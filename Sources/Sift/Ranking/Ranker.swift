@@ -57,7 +57,8 @@ struct Ranker {
 
     let request: Request
     let state: IndexState
-    let items: UnsafeBufferPointer<SearchableItem?>
+    /// The item id at each row (the identifier table's), nil for a free row.
+    let ids: UnsafeBufferPointer<ItemID?>
     let fusion: FusionParameters
     let donations: DonationBoost
     let relevanceModel: RelevanceModel
@@ -89,19 +90,19 @@ struct Ranker {
     var reciprocalRanks = ReciprocalRanks()
 
     init(
-        request: Request, state: IndexState, items: UnsafeBufferPointer<SearchableItem?>,
+        request: Request, state: IndexState, ids: UnsafeBufferPointer<ItemID?>,
         configuration: SearchIndex.Configuration, capacity: Int, filter: RowFilter, report: QueryReport
     ) {
         self.request = request
         self.state = state
-        self.items = items
+        self.ids = ids
         self.fusion = configuration.fusion
         self.donations = configuration.donations
         self.relevanceModel = configuration.relevance
         self.embedder = configuration.embedder
         self.quantizedScanMinimumRows = configuration.quantizedScanMinimumRows
         self.capacity = capacity
-        self.order = ItemOrder(items: items)
+        self.order = ItemOrder(ids: ids)
         self.filter = filter
         self.report = report
         self.priors = RankingFactors(
@@ -139,10 +140,10 @@ struct Ranker {
 
 /// The order of ties: row `a`'s item id sorts before row `b`'s (asked only at equal scores).
 struct ItemOrder {
-    let items: UnsafeBufferPointer<SearchableItem?>
+    let ids: UnsafeBufferPointer<ItemID?>
 
     @inline(__always)
-    func precedes(_ a: Int32, _ b: Int32) -> Bool { items[Int(a)]!.id < items[Int(b)]!.id }
+    func precedes(_ a: Int32, _ b: Int32) -> Bool { ids[Int(a)]! < ids[Int(b)]! }
 }
 
 extension SearchResult {

@@ -82,7 +82,7 @@ extension Ranker {
         let r = Int(row)
         var f = CandidateFactors()
         let matches = keywordScore > 0 || (c ?? -1) >= fusion.semanticMatchThreshold
-        if matches, relevance > 0, !state.donationLog.isEmpty, let list = state.donationLog[items[r]!.id] {
+        if matches, relevance > 0, !state.donationLog.isEmpty, let list = state.donationLog[ids[r]!] {
             let s = donations.score(list.map(\.date), now: request.now)
             f.donationScore = Float(s)
             f.donation = donations.factor(forScore: s)
@@ -96,7 +96,7 @@ extension Ranker {
         if relevance > 0, mayBeginTitle(row),
             state.keyword.titleBegins(
                 row: row, with: priors.headWords, hashes: priors.headHashes, lastIsPrefix: priors.lastIsPrefix,
-                title: { items[r]!.title })
+                title: { state.items[r]!.title })
         {
             f.title = fusion.titlePrefixBoost
         }

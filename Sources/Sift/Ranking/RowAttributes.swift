@@ -99,6 +99,22 @@ struct RowAttributes: Sendable {
         self = RowAttributes()
     }
 
+    /// The live rows whose item is in one of `domains`, in row order. - Complexity: O(rows).
+    func rows(inDomains domains: Set<String>) -> [Int32] {
+        let member = membership(domains)
+        return entries.indices.filter { r in
+            let code = entries[r].domain
+            return code != Self.freeRow && member[Int(code)]
+        }.map { Int32($0) }
+    }
+
+    /// The live rows whose item has expired at `now`, in row order. - Complexity: O(rows).
+    func expiredRows(at now: Date) -> [Int32] {
+        let t = now.timeIntervalSinceReferenceDate
+        guard expiringCount > 0 else { return [] }
+        return entries.indices.filter { entries[$0].domain != Self.freeRow && entries[$0].expires <= t }.map { Int32($0) }
+    }
+
     /// A per-code membership table for a set of domain names (names no item ever had are absent).
     func membership(_ domains: Set<String>) -> [Bool] {
         var table = [Bool](repeating: false, count: domainNames.count)

@@ -89,7 +89,7 @@ extension IndexState {
         if keyword.documentCount != rebuilt.keyword.documentCount {
             note("the snapshot's keyword index holds \(keyword.documentCount) documents, the store \(rebuilt.keyword.documentCount)")
         }
-        for domain in Set(rebuilt.items.compactMap { $0?.domain }).sorted() where domainNames[domain] == nil {
+        for domain in Set(rebuilt.items.all.compactMap { $0?.domain }).sorted() where domainNames[domain] == nil {
             note("the snapshot does not know the domain of some items")
         }
         return found

@@ -224,9 +224,16 @@ enum IndexSnapshot {
             guard range.lowerBound == rowCount else { throw IndexState.malformed("the items sections do not follow one another") }
             rowCount = range.upperBound
         }
-        // The vector components are used where they lie: their pages stay mapped after the rest
-        // of the file is unmapped.
-        let region = expected.dimension > 0 ? sections.first { $0.kind == .vectors }.map { file.keep($0.range) } : nil
+        // The items and the vector components are used where they lie: their pages are mapped
+        // again on their own, and stay when the rest of the file is unmapped.
+        let items = sections.filter { $0.kind == .items }
+        let itemsRegion = try items.first.map { first throws(SnapshotRejection) in
+            try file.keep(first.range.lowerBound..<items.last!.range.upperBound)
+        }
+        guard (itemsRegion?.count ?? 0) <= Int(UInt32.max) else { throw SnapshotRejection("the snapshot's items take more than 4 GiB") }
+        let vectorsSection = sections.first { $0.kind == .vectors }
+        let vectorsRegion = try expected.dimension > 0 ? vectorsSection.map { v throws(SnapshotRejection) in try file.keep(v.range) } : nil
+        let regions = Regions(items: itemsRegion, vectors: vectorsRegion)
         var rows = IndexState.RestoredRows(count: rowCount)
         let results = rows.filling { rows in
             [Decoded](unsafeUninitializedCapacity: tasks) { buffer, initialized in
@@ -243,7 +250,7 @@ enum IndexSnapshot {
                     let reader = SnapshotReader(UnsafeRawBufferPointer(rebasing: bytes[section.range]))
                     (out + task).initialize(
                         to: decodeSection(
-                            section.kind, reader, into: rows, expected: expected, int8Components: int8Components, region: region))
+                            section, reader, into: rows, expected: expected, int8Components: int8Components, regions: regions))
                 }
                 initialized = tasks
             }
@@ -269,20 +276,29 @@ enum IndexSnapshot {
             case .checksum: break
             }
         }
-        return try IndexState(rows: rows, runs: runs, domainNames: domainNames, keyword: keyword!, vectors: vectors)
+        return try IndexState(
+            rows: rows, itemsRegion: itemsRegion, runs: runs, domainNames: domainNames, keyword: keyword!, vectors: vectors)
+    }
+
+    /// The parts of the file the state goes on reading after the open, mapped on their own.
+    private struct Regions: Sendable {
+        var items: MappedRegion?
+        var vectors: MappedRegion?
     }
 
     /// One section, read by `r` (the section's bytes): what it decodes to, or why it cannot.
     private static func decodeSection(
-        _ kind: IndexState.SnapshotSection, _ r: SnapshotReader, into rows: IndexState.RestoredRows.Writer, expected: Key,
-        int8Components: Int?, region: MappedRegion?
+        _ section: Section, _ r: SnapshotReader, into rows: IndexState.RestoredRows.Writer, expected: Key,
+        int8Components: Int?, regions: Regions
     ) -> Decoded {
         var r = r
+        let kind = section.kind
         do throws(SnapshotRejection) {
             let decoded: Decoded
             switch kind {
             case .items:
-                let (range, domains) = try IndexState.readItems(&r, into: rows)
+                let (range, domains) = try IndexState.readItems(
+                    &r, sectionOffset: section.range.lowerBound, region: regions.items!, into: rows)
                 decoded = .items(rows: range, domains: domains)
             case .domains: decoded = .domains(try IndexState.readDomains(&r))
             case .keyword:
@@ -291,7 +307,8 @@ enum IndexSnapshot {
             case .vectors:
                 decoded = .vectors(
                     try IndexState.readVectors(
-                        &r, dimension: expected.dimension, precision: expected.precision, int8Components: int8Components, region: region))
+                        &r, dimension: expected.dimension, precision: expected.precision, int8Components: int8Components,
+                        sectionOffset: section.range.lowerBound, region: regions.vectors))
             }
             if r.remaining != 0 { throw IndexState.malformed("\(r.remaining) bytes after the \(kind) section") }
             return decoded

@@ -65,13 +65,14 @@ extension IndexState {
             body()
             sections.append((kind, start..<w.count))
         }
-        items.withUnsafeBufferPointer { items in
-            for first in stride(from: 0, to: items.count, by: Self.itemsPerSection) {
-                let rows = first..<min(first + Self.itemsPerSection, items.count)
-                section(.items) {
-                    w.count(rows.lowerBound)
-                    w.count(rows.count)
-                    for r in rows { Self.writeItem(items[r], to: w) }
+        for first in stride(from: 0, to: items.count, by: Self.itemsPerSection) {
+            let rows = first..<min(first + Self.itemsPerSection, items.count)
+            section(.items) {
+                w.count(rows.lowerBound)
+                w.count(rows.count)
+                for r in rows {
+                    // A row unchanged since it was read from a snapshot is copied as it lies.
+                    if let record = items.unchangedRecord(at: r) { w.bytes(record) } else { Self.writeItem(items[r], to: w) }
                 }
             }
         }
@@ -122,20 +123,19 @@ extension IndexState {
 
     // MARK: Reading
 
-    /// The item cache, its ids, which rows hold an item and their attributes, as the items
-    /// sections fill them: each section its own run of rows, from several threads, straight into
-    /// the arrays the state keeps.
+    /// Where each row's item record starts, the ids, which rows hold an item and their
+    /// attributes, as the items sections fill them: each section its own run of rows, from
+    /// several threads, straight into the arrays the state keeps.
     struct RestoredRows {
-        var items: [SearchableItem?]
+        /// Per row the byte offset of its record in the items sections' region.
+        var offsets: [UInt32]
         var ids: [ItemID?]
-        /// Checked against the other sections without touching the items (`items[row] != nil`
-        /// would copy a whole item, a dozen retains).
         var holds: [Bool]
         /// Each row's attributes, its domain coded by position in its section's own list.
         var entries: [RowAttributes.Entry]
 
         init(count: Int) {
-            items = .init(repeating: nil, count: count)
+            offsets = .init(repeating: 0, count: count)
             ids = .init(repeating: nil, count: count)
             holds = .init(repeating: false, count: count)
             entries = .init(repeating: .free, count: count)
@@ -143,11 +143,11 @@ extension IndexState {
 
         /// Runs `body` with the rows open for writing.
         mutating func filling<R>(_ body: (Writer) -> R) -> R {
-            items.withUnsafeMutableBufferPointer { items in
+            offsets.withUnsafeMutableBufferPointer { offsets in
                 ids.withUnsafeMutableBufferPointer { ids in
                     holds.withUnsafeMutableBufferPointer { holds in
                         entries.withUnsafeMutableBufferPointer { entries in
-                            body(Writer(items: items, ids: ids, holds: holds, entries: entries))
+                            body(Writer(offsets: offsets, ids: ids, holds: holds, entries: entries))
                         }
                     }
                 }
@@ -156,7 +156,7 @@ extension IndexState {
 
         /// The rows, writable from several threads as long as each writes only its own rows.
         struct Writer: @unchecked Sendable {
-            let items: UnsafeMutableBufferPointer<SearchableItem?>
+            let offsets: UnsafeMutableBufferPointer<UInt32>
             let ids: UnsafeMutableBufferPointer<ItemID?>
             let holds: UnsafeMutableBufferPointer<Bool>
             let entries: UnsafeMutableBufferPointer<RowAttributes.Entry>
@@ -172,34 +172,21 @@ extension IndexState {
         return first..<(first + rows)
     }
 
-    /// Reads an items section into its rows of `into`; returns those rows and the domains they
-    /// name, in order of first appearance (their attributes code a domain by its position there).
-    static func readItems(_ r: inout SnapshotReader, into rows: RestoredRows.Writer) throws(SnapshotRejection)
-        -> (rows: Range<Int>, domains: [String])
+    /// Reads an items section into its rows of `into`: where each row's record starts (as a
+    /// byte offset in `region`, which holds the section at `sectionOffset` in the file), its id
+    /// and attributes; every record read in full, bounds-checked, its text left where it lies.
+    /// Returns the section's rows and the domains they name, in order of first appearance
+    /// (their attributes code a domain by its position there).
+    static func readItems(_ r: inout SnapshotReader, sectionOffset: Int, region: MappedRegion, into rows: RestoredRows.Writer)
+        throws(SnapshotRejection) -> (rows: Range<Int>, domains: [String])
     {
         let range = try itemsRange(&r)
-        guard range.upperBound <= rows.items.count else { throw malformed("item rows beyond the items sections' count") }
+        guard range.upperBound <= rows.offsets.count else { throw malformed("item rows beyond the items sections' count") }
         var domains: [String] = []
         var codes: [String: UInt32] = [:]
         for row in range {
-            guard try r.bool() else { continue }
-            let id = ItemID(try r.string())
-            var item = SearchableItem(id: id)
-            item.domain = try r.string()
-            item.title = try r.string()
-            item.content = try r.string()
-            let keywordCount = try r.count(minimumSize: 4)
-            if keywordCount > 0 {
-                var keywords: [String] = []
-                keywords.reserveCapacity(keywordCount)
-                for _ in 0..<keywordCount { keywords.append(try r.string()) }
-                item.keywords = keywords
-            }
-            item.date = try r.optionalDouble().map(Date.init(timeIntervalSince1970:))
-            item.expires = try r.optionalDouble().map(Date.init(timeIntervalSince1970:))
-            item.url = try r.optionalString()
-            item.rankingHint = try r.bool() ? Int(Int32(bitPattern: try r.u32())) : nil
-            item.displayName = try r.optionalString()
+            rows.offsets[row] = UInt32(region.offset(ofFileOffset: sectionOffset + r.offset))
+            guard let item = try readItem(&r, whole: false) else { continue }
             let code: UInt32
             if let known = domains.last == item.domain ? UInt32(domains.count - 1) : codes[item.domain] {
                 code = known
@@ -209,12 +196,45 @@ extension IndexState {
                 domains.append(item.domain)
             }
             rows.entries[row] = RowAttributes.entry(for: item, domain: code)
-            rows.items[row] = item
-            rows.ids[row] = id
+            rows.ids[row] = item.id
             rows.holds[row] = true
         }
         return (range, domains)
     }
+
+    /// One item record: the item, or nil for a free row. With `whole` false the title, content,
+    /// keywords, url and display name are read past (checked, not decoded) and left empty.
+    static func readItem(_ r: inout SnapshotReader, whole: Bool = true) throws(SnapshotRejection) -> SearchableItem? {
+        guard try r.bool() else { return nil }
+        func text() throws(SnapshotRejection) -> String {
+            if whole { return try r.string() }
+            _ = try r.take(Int(try r.u32()))
+            return ""
+        }
+        var item = SearchableItem(id: ItemID(try r.string()))
+        item.domain = try r.string()
+        item.title = try text()
+        item.content = try text()
+        let keywordCount = try r.count(minimumSize: 4)
+        if keywordCount > 0 {
+            var keywords: [String] = []
+            if whole { keywords.reserveCapacity(keywordCount) }
+            for _ in 0..<keywordCount {
+                let k = try text()
+                if whole { keywords.append(k) }
+            }
+            item.keywords = keywords
+        }
+        item.date = try r.optionalDouble().map(Date.init(timeIntervalSince1970:))
+        item.expires = try r.optionalDouble().map(Date.init(timeIntervalSince1970:))
+        item.url = try r.bool() ? try text() : nil
+        item.rankingHint = try r.bool() ? Int(Int32(bitPattern: try r.u32())) : nil
+        item.displayName = try r.bool() ? try text() : nil
+        return item
+    }
+
+    /// Reads past one item record.
+    static func skipItem(_ r: inout SnapshotReader) throws(SnapshotRejection) { _ = try readItem(&r, whole: false) }
 
     static func readDomains(_ r: inout SnapshotReader) throws(SnapshotRejection) -> [String: String?] {
         var domainNames: [String: String?] = [:]
@@ -226,10 +246,11 @@ extension IndexState {
     }
 
     /// The vector index (nil when the snapshot has none), and which rows hold a vector. Its rows
-    /// are the components' pages in `region` (the mapped pages of the section, page-aligned like
-    /// the file) when it is given, else a copy.
+    /// are the components' pages in `region` (the section, at `sectionOffset` in the file, mapped
+    /// on its own) when it is given, else a copy.
     static func readVectors(
-        _ r: inout SnapshotReader, dimension: Int, precision: VectorPrecision, int8Components: Int?, region: MappedRegion?
+        _ r: inout SnapshotReader, dimension: Int, precision: VectorPrecision, int8Components: Int?, sectionOffset: Int,
+        region: MappedRegion?
     ) throws(SnapshotRejection) -> VectorIndex? {
         guard try r.bool() else {
             if dimension != 0 { throw malformed("no vectors, expected \(dimension)-dimensional ones") }
@@ -255,7 +276,9 @@ extension IndexState {
         let raw = try r.take(rows * d * precision.bytesPerComponent)
         func rowBuffer<T: BitwiseCopyable & Sendable>(_: T.Type) -> RowBuffer<T> {
             if let region, rows > 0,
-                let mapped = RowBuffer<T>(region: region, offset: raw.baseAddress! - region.base, count: rows * d)
+                let mapped = RowBuffer<T>(
+                    region: region, offset: region.offset(ofFileOffset: sectionOffset + (raw.baseAddress! - r.bytes.baseAddress!)),
+                    count: rows * d)
             {
                 return mapped
             }
@@ -278,8 +301,9 @@ extension IndexState {
     /// The state the sections make, once each read on its own: the keyword index's documents and
     /// the vectors must be in the rows that hold items.
     /// - Parameter runs: each items section's rows and the domains its attributes code.
+    /// - Parameter itemsRegion: the items sections' mapped pages (nil when there are none).
     init(
-        rows: RestoredRows, runs: [(rows: Range<Int>, domains: [String])], domainNames: [String: String?],
+        rows: RestoredRows, itemsRegion: MappedRegion?, runs: [(rows: Range<Int>, domains: [String])], domainNames: [String: String?],
         keyword: (KeywordIndex, holds: [Bool]), vectors: VectorIndex?
     ) throws(SnapshotRejection) {
         guard keyword.holds == rows.holds else { throw Self.malformed("the keyword index's rows disagree with the items") }
@@ -294,7 +318,7 @@ extension IndexState {
         guard let table = IdentifierTable(rows: rows.ids) else { throw Self.malformed("an item id is in two rows") }
         self.init(keyword: keyword.0, vectors: vectors)
         self.table = table
-        self.items = rows.items
+        if let region = itemsRegion { self.items = ItemCache(encoded: EncodedItems(region: region, offsets: rows.offsets)) }
         self.domainNames = domainNames
         // The compact per-row fields filters read are derived from the items, not stored.
         attributes = RowAttributes(entries: rows.entries, runs: runs)

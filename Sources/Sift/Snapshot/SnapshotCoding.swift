@@ -132,9 +132,18 @@ final class SnapshotWriter {
 }
 
 /// A read-only mapping of a snapshot file, its pages faulted in up front (they are all read).
+/// Parts the index goes on using after the open are mapped again on their own (``keep(_:)``), so
+/// that the rest of the file is unmapped when this goes.
 final class MappedSnapshot {
     let base: UnsafeRawPointer
     let count: Int
+    private let fd: Int32
+
+    #if os(Linux)
+        private static let flags = MAP_PRIVATE | MAP_POPULATE
+    #else
+        private static let flags = MAP_PRIVATE
+    #endif
 
     /// Maps `path`, or says why not (missing, unreadable, empty).
     init(path: String) throws(SnapshotRejection) {
@@ -143,52 +152,43 @@ final class MappedSnapshot {
             throw SnapshotRejection(
                 errno == ENOENT ? IndexSnapshot.missing : "the snapshot cannot be opened (\(String(cString: strerror(errno))))")
         }
-        defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
             throw SnapshotRejection("the snapshot is not a regular file")
         }
         let size = Int(info.st_size)
-        guard size > 0 else { throw SnapshotRejection("the snapshot is empty (truncated)") }
-        #if os(Linux)
-            let flags = MAP_PRIVATE | MAP_POPULATE
-        #else
-            let flags = MAP_PRIVATE
-        #endif
-        guard let p = mmap(nil, size, PROT_READ, flags, fd, 0), p != MAP_FAILED else {
-            throw SnapshotRejection("the snapshot cannot be mapped (\(String(cString: strerror(errno))))")
+        guard size > 0 else {
+            close(fd)
+            throw SnapshotRejection("the snapshot is empty (truncated)")
+        }
+        guard let p = mmap(nil, size, PROT_READ, Self.flags, fd, 0), p != MAP_FAILED else {
+            let why = String(cString: strerror(errno))
+            close(fd)
+            throw SnapshotRejection("the snapshot cannot be mapped (\(why))")
         }
         base = UnsafeRawPointer(p)
         count = size
+        self.fd = fd
     }
-
-    /// The page-aligned bytes handed to a ``MappedRegion`` by ``keep(_:)``, which outlive this.
-    private var kept: Range<Int>?
 
     static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    /// The mapping's length: the file's size rounded up to whole pages.
-    private var mappedLength: Int { (count + Self.pageSize - 1) / Self.pageSize * Self.pageSize }
-
-    /// Hands the pages that hold `range` (bytes of the file) to a region that keeps them mapped
-    /// when this mapping goes; the rest of the file is unmapped then. Once per mapping.
-    func keep(_ range: Range<Int>) -> MappedRegion {
-        precondition(kept == nil && range.lowerBound >= 0 && range.upperBound <= count)
-        let page = Self.pageSize
-        let lower = range.lowerBound / page * page
-        let upper = min((range.upperBound + page - 1) / page * page, mappedLength)
-        kept = lower..<upper
-        return MappedRegion(base: base + lower, count: upper - lower)
+    /// The pages of the file that hold `range`, mapped on their own (read-only, private) for as
+    /// long as the region lives: the same bytes as this mapping's, from the same open file.
+    func keep(_ range: Range<Int>) throws(SnapshotRejection) -> MappedRegion {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count)
+        let lower = range.lowerBound / Self.pageSize * Self.pageSize
+        let length = max(range.upperBound - lower, 1)
+        guard let p = mmap(nil, length, PROT_READ, Self.flags, fd, off_t(lower)), p != MAP_FAILED else {
+            throw SnapshotRejection("the snapshot cannot be mapped (\(String(cString: strerror(errno))))")
+        }
+        return MappedRegion(base: UnsafeRawPointer(p), count: length, fileOffset: lower)
     }
 
     deinit {
-        let start = UnsafeMutableRawPointer(mutating: base)
-        guard let kept, !kept.isEmpty else {
-            munmap(start, count)
-            return
-        }
-        if kept.lowerBound > 0 { munmap(start, kept.lowerBound) }
-        if kept.upperBound < mappedLength { munmap(start + kept.upperBound, mappedLength - kept.upperBound) }
+        munmap(UnsafeMutableRawPointer(mutating: base), count)
+        close(fd)
     }
 
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }

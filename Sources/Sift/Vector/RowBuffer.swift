@@ -71,18 +71,24 @@ struct RowBuffer<Element: BitwiseCopyable & Sendable>: Sendable {
     }
 }
 
-/// Pages of a snapshot file kept mapped (read-only, private) after the open that mapped the file,
+/// Pages of a snapshot file kept mapped (read-only, private) after the open that read the file,
 /// for as long as something uses them; unmapped when the last user lets go. A later snapshot is
 /// written to a new file and renamed over the old one, so these pages never change under it.
 final class MappedRegion: @unchecked Sendable {
     let base: UnsafeRawPointer
     let count: Int
+    /// The file offset of `base` (a multiple of the page size).
+    let fileOffset: Int
 
-    /// Takes over `count` bytes at `base` (page-aligned, from `mmap`).
-    init(base: UnsafeRawPointer, count: Int) {
+    /// Takes over the mapping of `count` bytes at `base` (from `mmap`), file offset `fileOffset`.
+    init(base: UnsafeRawPointer, count: Int, fileOffset: Int) {
         self.base = base
         self.count = count
+        self.fileOffset = fileOffset
     }
+
+    /// The byte offset in the region of `offset` in the file (which the region must hold).
+    func offset(ofFileOffset offset: Int) -> Int { offset - fileOffset }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), count) }
 }

@@ -132,4 +132,63 @@ struct SnapshotLayoutTests {
         #expect(await reopened.vectors?.rowsAreMapped == false)
         try await reopened.checkInvariants()
     }
+
+    @Test(
+        "Items stay encoded in the snapshot's pages and read as an index that never had a snapshot; changes since the open, deletes by domain, expiry and a second snapshot keep every item"
+    )
+    func encodedItems() async throws {
+        let fixture = try IndexFixture(.disk, embedder: randomModel())
+        let reference = try IndexFixture(.memory, embedder: randomModel(), clock: fixture.clock).open()
+        var items = SyntheticCorpus(seed: 12).items(count: 400)
+        for i in stride(from: 0, to: items.count, by: 7) {
+            items[i].keywords = ["naïve", "русский", String(repeating: "long keyword ", count: 3)]
+            items[i].url = "app://item/\(i)"
+            items[i].displayName = i % 2 == 0 ? "Display \(i)" : nil
+            items[i].rankingHint = i % 3 == 0 ? i : nil
+        }
+        for i in stride(from: 3, to: items.count, by: 50) { items[i].expires = fixture.clock.now.addingTimeInterval(60) }
+        let written = try fixture.open()
+        for index in [written, reference] {
+            try await index.upsert(items)
+            try await index.delete(ids: [items[5].id, items[6].id])
+        }
+        #expect(await written.saveSnapshot())
+
+        let opened = try fixture.open()
+        #expect(await opened.state.items.isEncoded)
+        #expect(await opened.allItems() == reference.allItems())
+        for item in items.prefix(60) { #expect(await opened.item(item.id) == reference.item(item.id)) }
+        let query = SearchQuery("notes", limit: 20, mode: .hybrid, now: fixture.clock.now)
+        #expect(try await opened.search(query).results == reference.search(query).results)
+
+        // Changes after the open: a replaced item, a new one, a deleted one, a deleted domain.
+        var replaced = items[10]
+        replaced.title = "Replaced after the open"
+        for index in [opened, reference] {
+            try await index.upsert([replaced, noteItem("new-after-open", "a fresh walrus")])
+            try await index.delete(ids: [items[11].id])
+            #expect(try await index.delete(domains: [items[12].domain]) > 0)
+        }
+        #expect(await opened.item(replaced.id)?.title == "Replaced after the open")
+        #expect(await opened.item(items[11].id) == nil)
+        #expect(await opened.allItems() == reference.allItems())
+        let (a, b) = (try await opened.statistics(), try await reference.statistics())
+        #expect(a.items == b.items && a.domains == b.domains && a.terms == b.terms && a.postings == b.postings)
+        try await opened.checkInvariants()
+
+        // Expiry reads the attributes: the same items go.
+        fixture.clock.advance(by: 120)
+        #expect(try await opened.purgeExpired() == reference.purgeExpired())
+        #expect(await opened.allItems() == reference.allItems())
+
+        // A snapshot written by the index that reads encoded items (copying unchanged records as
+        // they lie) opens to the same items again.
+        #expect(await opened.saveSnapshot())
+        let again = try fixture.open()
+        #expect(fixture.logger.records.last { $0.operation == "open" }?.outcome == "ok, from the snapshot")
+        #expect(await again.allItems() == reference.allItems())
+        let later = SearchQuery("notes", limit: 20, mode: .hybrid, now: fixture.clock.now)
+        #expect(try await again.search(later).results == reference.search(later).results)
+        try await again.checkInvariants()
+    }
 }

@@ -26,10 +26,10 @@ struct RankerStepTests {
 
     @Test("Reciprocal ranks: keyword ranks only matches, ties go to the smaller id, fused is Σ 1/(k + rank)")
     func reciprocalRanks() {
-        let items: [SearchableItem?] = ["b", "a", "c"].map { SearchableItem(id: ItemID($0), domain: "d", title: $0) }
-        items.withUnsafeBufferPointer { buffer in
+        let ids: [ItemID?] = ["b", "a", "c"].map { ItemID($0) }
+        ids.withUnsafeBufferPointer { buffer in
             let ranks = ReciprocalRanks(
-                candidates: [0, 1, 2], keyword: [1, 1, 0], cosine: [0.2, 0.2, 0.9], order: ItemOrder(items: buffer))
+                candidates: [0, 1, 2], keyword: [1, 1, 0], cosine: [0.2, 0.2, 0.9], order: ItemOrder(ids: buffer))
             // Rows 0 ("b") and 1 ("a") tie on BM25F: "a" first. Row 2 has no keyword match.
             #expect(ranks.keyword == [1: 1, 0: 2])
             #expect(ranks.semantic == [2: 1, 1: 2, 0: 3])
@@ -135,9 +135,9 @@ extension SearchIndex {
             text: text, terms: state.keyword.queryTerms(text, prefixLastTerm: false), mode: .hybrid, limit: 10, now: Date(),
             prefixLastTerm: false, boostDomains: [], explain: true, exhaustive: false)
         let filter = RowFilter(attributes: state.attributes, now: Date(), explicitDomains: [], range: DateRange(start: nil, end: nil))
-        return state.items.withUnsafeBufferPointer { items in
+        return state.table.withIDs { ids in
             var ranker = Ranker(
-                request: request, state: state, items: items, configuration: configuration, capacity: table.capacity, filter: filter,
+                request: request, state: state, ids: ids, configuration: configuration, capacity: table.capacity, filter: filter,
                 report: QueryReport())
             swap(&ranker.buffers, &scratch.buffers)
             ranker.buffers.reserve(rows: table.capacity)
