@@ -37,18 +37,20 @@ extension KeywordIndex {
     /// The weight and number of the query's terms `row` holds.
     /// - Complexity: O(Σ expansions · log |row's terms|).
     package func matched(_ evidence: QueryEvidence, row: Int32) -> (weight: Float, terms: Int) {
-        guard Int(row) < rowTerms.count, let held = rowTerms[Int(row)] else { return (0, 0) }
-        var weight: Float = 0
-        var count = 0
-        for term in evidence.terms where term.ids.contains(where: { Self.sortedContains(held, $0) }) {
-            weight += term.weight
-            count += 1
+        rowTerms.withList(Int(row)) { held in
+            guard let held else { return (0, 0) }
+            var weight: Float = 0
+            var count = 0
+            for term in evidence.terms where term.ids.contains(where: { Self.sortedContains(held, $0) }) {
+                weight += term.weight
+                count += 1
+            }
+            return (weight, count)
         }
-        return (weight, count)
     }
 
     /// Whether the ascending `list` holds `id`, by binary search.
-    static func sortedContains(_ list: [Int32], _ id: Int32) -> Bool {
+    static func sortedContains(_ list: UnsafeBufferPointer<Int32>, _ id: Int32) -> Bool {
         var lo = 0
         var hi = list.count
         while lo < hi {

@@ -35,7 +35,7 @@ package struct KeywordIndex: Sendable {
     /// The exact frequencies (capped at 65,535) of the postings that store ``Posting/escape``,
     /// by ``largeKey(term:row:)``: words repeated 255 times in one field are rare.
     var largeFrequencies: [UInt64: (UInt16, UInt16, UInt16)] = [:]
-    var rowTerms: [[Int32]?] = []
+    var rowTerms = RowTermLists()
     var fieldLengths: [(UInt32, UInt32, UInt32)] = []
     /// Hashes of the first ``titleHeadLength`` title words of each row (stop words included),
     /// 0 past the end: lets as-you-type ranking recognise a query that is how a title begins.
@@ -71,7 +71,7 @@ package struct KeywordIndex: Sendable {
 
     /// Whether `row` holds a document.
     package func contains(row: Int32) -> Bool {
-        Int(row) < rowTerms.count && rowTerms[Int(row)] != nil
+        rowTerms.holdsDocument(Int(row))
     }
 
     /// Indexes `item` at `row`, replacing whatever the row held.
@@ -148,7 +148,7 @@ package struct KeywordIndex: Sendable {
     private mutating func place(_ document: AnalyzedDocument, at row: Int32) -> (ids: [Int32], postings: [Posting]) {
         let r = Int(row)
         if r >= rowTerms.count {
-            rowTerms.append(contentsOf: repeatElement(nil, count: r - rowTerms.count + 1))
+            rowTerms.grow(to: r + 1)
             fieldLengths.append(contentsOf: repeatElement((0, 0, 0), count: r - fieldLengths.count + 1))
             titleHeads.append(contentsOf: repeatElement(0, count: (r + 1) * Self.titleHeadLength - titleHeads.count))
         }
@@ -293,7 +293,7 @@ package struct KeywordIndex: Sendable {
     /// Verifies that postings and the forward index agree and that counts add up.
     package func checkInvariants(liveRows: Set<Int32>) throws(InvariantViolation) {
         var live = Set<Int32>()
-        for (r, terms) in rowTerms.enumerated() where terms != nil { live.insert(Int32(r)) }
+        for r in rowTerms.indices where rowTerms.holdsDocument(r) { live.insert(Int32(r)) }
         if live != liveRows {
             throw InvariantViolation(
                 "keyword index: rows \(live.symmetricDifference(liveRows).sorted().prefix(5)) disagree with the identifier table")
@@ -304,7 +304,7 @@ package struct KeywordIndex: Sendable {
         for (id, list) in postings.enumerated() {
             for p in list {
                 fromPostings += 1
-                guard let terms = rowTerms[Int(p.row)], terms.contains(Int32(id)) else {
+                guard rowTerms.withList(Int(p.row), { $0.map { Self.sortedContains($0, Int32(id)) } ?? false }) else {
                     throw InvariantViolation("keyword index: posting of '\(termStrings[id])' points at row \(p.row) which does not hold it")
                 }
                 if p.isEscaped {
@@ -321,7 +321,7 @@ package struct KeywordIndex: Sendable {
         if escaped != largeFrequencies.count {
             throw InvariantViolation("keyword index: \(largeFrequencies.count) exact frequencies kept for \(escaped) escaped postings")
         }
-        let forward = rowTerms.reduce(0) { $0 + ($1?.count ?? 0) }
+        let forward = rowTerms.idCount
         if forward != fromPostings { throw InvariantViolation("keyword index: \(forward) forward entries ≠ \(fromPostings) postings") }
         if let counted = postingCount, counted != fromPostings {
             throw InvariantViolation("keyword index: \(counted) postings counted ≠ \(fromPostings) in the lists")

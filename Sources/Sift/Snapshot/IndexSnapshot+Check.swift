@@ -111,7 +111,7 @@ extension KeywordIndex {
                 digests[Int(p.row)] &+= Self.mix(h ^ (UInt64(f.0) | UInt64(f.1) << 16 | UInt64(f.2) << 32))
             }
         }
-        for row in digests.indices where rowTerms[row] != nil {
+        for row in digests.indices where rowTerms.holdsDocument(row) {
             var d = digests[row]
             if row < fieldLengths.count {
                 let l = fieldLengths[row]

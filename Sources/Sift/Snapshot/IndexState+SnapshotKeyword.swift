@@ -6,13 +6,13 @@ extension IndexState {
         w.count(k.termStrings.count)
         for t in k.termStrings { w.string(t) }
         w.count(k.rowTerms.count)
-        for terms in k.rowTerms {
-            guard let terms else {
-                w.u32(noDocument)
-                continue
-            }
-            w.count(terms.count)
-            terms.withUnsafeBufferPointer { ids in
+        for row in k.rowTerms.indices {
+            k.rowTerms.withList(row) { ids in
+                guard let ids else {
+                    w.u32(noDocument)
+                    return
+                }
+                w.count(ids.count)
                 w.records(ids, size: 4) { id, out in
                     out.storeBytes(of: UInt32(bitPattern: id).littleEndian, toByteOffset: 0, as: UInt32.self)
                 }
@@ -89,37 +89,42 @@ extension IndexState {
     /// Per row its term ids (nil for a row without a document), which rows hold one, and how many.
     private static func readRowTerms(
         _ r: inout SnapshotReader, termCount: Int
-    ) throws(SnapshotRejection) -> (rows: Int, rowTerms: [[Int32]?], holds: [Bool], documentCount: Int) {
+    ) throws(SnapshotRejection) -> (rows: Int, rowTerms: RowTermLists, holds: [Bool], documentCount: Int) {
         let rows = try r.count(minimumSize: 4)
-        var rowTerms = [[Int32]?]()
-        rowTerms.reserveCapacity(rows)
-        var holds = [Bool]()
-        holds.reserveCapacity(rows)
+        var starts = [UInt32](repeating: 0, count: rows)
+        var lengths = [UInt32](repeating: RowTermLists.noDocument, count: rows)
+        var holds = [Bool](repeating: false, count: rows)
+        // Every list's ids, in one array: counted first (a skim of the lengths), then filled.
+        var skim = r
+        var total = 0
+        for _ in 0..<rows {
+            let n = try skim.u32()
+            if n != noDocument {
+                _ = try skim.take(Int(n) * 4)
+                total += Int(n)
+            }
+        }
+        var ids: [Int32] = []
+        ids.reserveCapacity(total)
         var documentCount = 0
         for row in 0..<rows {
             let n = try r.u32()
-            if n == noDocument {
-                rowTerms.append(nil)
-                holds.append(false)
-                continue
-            }
+            if n == noDocument { continue }
             guard Int(n) <= r.remaining / 4 else { throw malformed("row \(row) has more terms than the file has bytes") }
             let raw = try r.take(Int(n) * 4)
+            starts[row] = UInt32(ids.count)
+            lengths[row] = n
             var bad = false
-            rowTerms.append(
-                [Int32](unsafeUninitializedCapacity: Int(n)) { buffer, initialized in
-                    for i in 0..<Int(n) {
-                        let id = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
-                        if id >= UInt32(termCount) { bad = true }
-                        buffer[i] = Int32(truncatingIfNeeded: id)
-                    }
-                    initialized = Int(n)
-                })
+            for i in 0..<Int(n) {
+                let id = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                if id >= UInt32(termCount) { bad = true }
+                ids.append(Int32(truncatingIfNeeded: id))
+            }
             if bad { throw malformed("row \(row) names a term past the last") }
-            holds.append(true)
+            holds[row] = true
             documentCount += 1
         }
-        return (rows, rowTerms, holds, documentCount)
+        return (rows, RowTermLists(ids: ids, starts: starts, lengths: lengths), holds, documentCount)
     }
 
     /// Per term its postings, and the exact frequencies of the escaped ones.
