@@ -229,6 +229,7 @@ struct BenchRunner {
             memoryRow.set("bytes_per_item", first.bytesPerItemBeyondText)
             memoryRow.set("untrimmed_bytes_per_item", first.untrimmedBytesPerItemBeyondText)
             memoryRow.set("rss_delta_bytes", first.residentAfter - first.residentBefore)
+            memoryRow.set("rss_delta_after_open_bytes", first.residentAfterOpen - first.residentBefore)
             memoryRow.set("text_bytes", first.textBytes)
             memoryRow.set("text_bytes_per_item", Double(first.textBytes) / Double(max(first.items, 1)))
             memoryRow.set("items", first.items)
@@ -237,7 +238,7 @@ struct BenchRunner {
         memoryRow.set("snapshot_bytes_per_item", Double(snapshotBytes) / Double(n))
         memoryRow.set(
             "note",
-            "RSS after opening minus before (both after malloc_trim), minus the items' text, per item; untrimmed_bytes_per_item: before the trim"
+            "RSS after opening and reading every item once minus before (both after malloc_trim), minus the items' text, per item; untrimmed_bytes_per_item: before the trim and the read; rss_delta_after_open_bytes: right after the open, before any item was read (a snapshot's text pages are mapped, not yet resident)"
         )
 
         // Peer: SQLite FTS5 on the same items and queries.

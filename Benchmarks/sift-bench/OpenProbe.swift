@@ -12,11 +12,16 @@ import Sift
 enum OpenProbe {
     struct Figures {
         var openMilliseconds: Double
-        /// Resident bytes after loading the model and before opening, and after opening — both
-        /// after the allocator returned its free pages — and after opening before that.
+        /// Resident bytes after loading the model and before opening, and after opening and
+        /// reading every item once — both after the allocator returned its free pages — and after
+        /// opening before that. Reading every item makes the pages of a mapped snapshot that hold
+        /// the items' text resident, so that the text subtracted below is text in memory.
         var residentBefore: Int
         var residentAfter: Int
         var residentAfterUntrimmed: Int
+        /// Resident bytes right after the open (trimmed), before any item was read: what an index
+        /// opened from a snapshot holds before it answers anything.
+        var residentAfterOpen: Int
         var items: Int
         /// UTF-8 bytes of every item's strings (id, domain, title, content, keywords, url,
         /// display name): the stored text, which memory per item excludes.
@@ -55,7 +60,7 @@ enum OpenProbe {
         let outcome = logger.records.last { $0.operation == "open" }?.outcome ?? "unknown"
         let untrimmed = Machine.residentBytes() ?? 0
         Machine.trimHeap()
-        let after = Machine.residentBytes() ?? 0
+        let afterOpen = Machine.residentBytes() ?? 0
         var textBytes = 0
         for item in await index.allItems() {
             textBytes +=
@@ -63,9 +68,11 @@ enum OpenProbe {
                 + item.content.utf8.count + item.keywords.reduce(0) { $0 + $1.utf8.count }
                 + (item.url?.utf8.count ?? 0) + (item.displayName?.utf8.count ?? 0)
         }
+        Machine.trimHeap()
+        let after = Machine.residentBytes() ?? 0
         let items = try await index.statistics().items
         let line =
-            "{\"open_ms\":\(openMilliseconds),\"rss_before\":\(before),\"rss_after\":\(after),\"rss_after_untrimmed\":\(untrimmed),\"items\":\(items),\"text_bytes\":\(textBytes),\"outcome\":\"\(outcome)\"}\n"
+            "{\"open_ms\":\(openMilliseconds),\"rss_before\":\(before),\"rss_after\":\(after),\"rss_after_open\":\(afterOpen),\"rss_after_untrimmed\":\(untrimmed),\"items\":\(items),\"text_bytes\":\(textBytes),\"outcome\":\"\(outcome)\"}\n"
         FileHandle.standardOutput.write(Data(line.utf8))
     }
 
@@ -89,6 +96,7 @@ enum OpenProbe {
             let before = (o["rss_before"] as? NSNumber)?.intValue,
             let after = (o["rss_after"] as? NSNumber)?.intValue,
             let untrimmed = (o["rss_after_untrimmed"] as? NSNumber)?.intValue,
+            let afterOpen = (o["rss_after_open"] as? NSNumber)?.intValue,
             let items = (o["items"] as? NSNumber)?.intValue,
             let text = (o["text_bytes"] as? NSNumber)?.intValue,
             let outcome = o["outcome"] as? String
@@ -98,7 +106,8 @@ enum OpenProbe {
             )
         }
         return Figures(
-            openMilliseconds: open, residentBefore: before, residentAfter: after, residentAfterUntrimmed: untrimmed, items: items,
+            openMilliseconds: open, residentBefore: before, residentAfter: after, residentAfterUntrimmed: untrimmed,
+            residentAfterOpen: afterOpen, items: items,
             textBytes: text, outcome: outcome)
     }
 }
