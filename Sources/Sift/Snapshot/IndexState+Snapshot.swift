@@ -36,7 +36,11 @@ extension KeywordIndex {
 ///           u32 H + H u64 title-word hashes; u32 S + S u32 sorted term ids
 /// vectors:  u8 present; then u32 dimension, u32 rows, rows × u8 occupied, zero bytes up to a
 ///           multiple of 64 in the file, rows × dimension components (f32, or binary16 bits as
-///           the key's precision says); an open uses the components where they lie in the file
+///           the key's precision says); u32 components of the int8 copy (0: none), and when
+///           there is one: zeros to a multiple of 64, rows × f32 scales, zeros to a multiple of
+///           64, rows × components int8 codes. An open uses the components and the int8 copy
+///           where they lie in the file (the copy only when it codes as many components as the
+///           index wants; else it codes the rows again)
 /// ```
 /// The identifier table is the item ids by row; the length totals and the document count follow
 /// from the lengths and the rows' term lists (stored, not derived from the postings: that would
@@ -93,11 +97,21 @@ extension IndexState {
                     w.records(flags, size: 1) { f, out in out.storeBytes(of: f ? 1 : 0, as: UInt8.self) }
                 }
                 // Aligned, so that an open can use the components in the mapped file as they are.
-                for _ in 0..<((Self.vectorAlignment - w.count % Self.vectorAlignment) % Self.vectorAlignment) { w.u8(0) }
+                Self.writePadding(to: w)
                 // Raw components in the platform's order (little-endian, as everywhere Sift runs).
                 switch v.precision {
                 case .float32: v.matrix.withUnsafeBytes { w.bytes($0) }
                 case .float16: v.halves.withUnsafeBytes { w.bytes($0) }
+                }
+                // The int8 copy, so that an open needs not code every row again.
+                if let q = v.quantized, q.capacity == v.capacity {
+                    w.count(q.components)
+                    Self.writePadding(to: w)
+                    q.scales.withUnsafeBytes { w.bytes($0) }
+                    Self.writePadding(to: w)
+                    q.codes.withUnsafeBytes { w.bytes($0) }
+                } else {
+                    w.count(0)
                 }
             }
         }
@@ -265,37 +279,69 @@ extension IndexState {
             guard flags[row] <= 1 else { throw malformed("vector row \(row) has flag \(flags[row])") }
             occupied[row] = flags[row] == 1
         }
-        // The padding: the section starts where the file's pages do, so address and file offset
-        // agree modulo the alignment.
-        let at = Int(bitPattern: r.bytes.baseAddress) + r.offset
-        let padding = try r.take((vectorAlignment - at % vectorAlignment) % vectorAlignment)
-        guard padding.allSatisfy({ $0 == 0 }) else { throw malformed("the vector components' padding is not zeros") }
+        try readPadding(&r)
         guard rows <= r.remaining / max(1, d * precision.bytesPerComponent) else {
             throw malformed("\(rows) vector rows, more than the file has bytes")
         }
         let raw = try r.take(rows * d * precision.bytesPerComponent)
-        func rowBuffer<T: BitwiseCopyable & Sendable>(_: T.Type) -> RowBuffer<T> {
-            if let region, rows > 0,
+        /// `raw` (`count` values) where it lies in `region`, else a copy.
+        func rowBuffer<T: BitwiseCopyable & Sendable>(_ raw: UnsafeRawBufferPointer, count: Int, of _: T.Type) -> RowBuffer<T> {
+            if let region, count > 0,
                 let mapped = RowBuffer<T>(
                     region: region, offset: region.offset(ofFileOffset: sectionOffset + (raw.baseAddress! - r.bytes.baseAddress!)),
-                    count: rows * d)
+                    count: count)
             {
                 return mapped
             }
             return RowBuffer(
-                [T](unsafeUninitializedCapacity: rows * d) { buffer, initialized in
-                    if rows > 0 {
-                        UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw.baseAddress!, byteCount: raw.count)
-                    }
-                    initialized = rows * d
+                [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    if count > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw.baseAddress!, byteCount: raw.count) }
+                    initialized = count
                 })
+        }
+        var quantized: QuantizedRows?
+        let coded = Int(try r.u32())
+        if coded > 0 {
+            guard coded <= d, coded == d || coded % 32 == 0 else { throw malformed("an int8 copy of \(coded) components") }
+            try readPadding(&r)
+            guard rows <= r.remaining / 4 else { throw malformed("\(rows) int8 scales, more than the file has bytes") }
+            let scales = try r.take(rows * 4)
+            try readPadding(&r)
+            guard rows <= r.remaining / coded else { throw malformed("\(rows) int8 rows, more than the file has bytes") }
+            let codes = try r.take(rows * coded)
+            if int8Components == coded {
+                for i in 0..<rows {
+                    let s = Float(bitPattern: UInt32(littleEndian: scales.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)))
+                    guard s.isFinite, s >= 0 else { throw malformed("int8 row \(i) has scale \(s)") }
+                }
+                quantized = QuantizedRows(
+                    dimension: d, components: coded, codes: rowBuffer(codes, count: rows * coded, of: Int8.self),
+                    scales: rowBuffer(scales, count: rows, of: Float.self))
+            }
         }
         switch precision {
         case .float32:
-            return VectorIndex(dimension: d, int8Components: int8Components, matrix: rowBuffer(Float.self), occupied: occupied)
+            return VectorIndex(
+                dimension: d, int8Components: int8Components, matrix: rowBuffer(raw, count: rows * d, of: Float.self), occupied: occupied,
+                quantized: quantized)
         case .float16:
-            return VectorIndex(dimension: d, int8Components: int8Components, halves: rowBuffer(UInt16.self), occupied: occupied)
+            return VectorIndex(
+                dimension: d, int8Components: int8Components, halves: rowBuffer(raw, count: rows * d, of: UInt16.self),
+                occupied: occupied, quantized: quantized)
         }
+    }
+
+    /// Zero bytes up to the next multiple of ``vectorAlignment`` in the file.
+    private static func writePadding(to w: SnapshotWriter) {
+        for _ in 0..<((vectorAlignment - w.count % vectorAlignment) % vectorAlignment) { w.u8(0) }
+    }
+
+    /// Reads past ``writePadding(to:)``'s zeros. The section starts where the file's pages do,
+    /// so address and file offset agree modulo the alignment.
+    private static func readPadding(_ r: inout SnapshotReader) throws(SnapshotRejection) {
+        let at = Int(bitPattern: r.bytes.baseAddress) + r.offset
+        let padding = try r.take((vectorAlignment - at % vectorAlignment) % vectorAlignment)
+        guard padding.allSatisfy({ $0 == 0 }) else { throw malformed("the vector section's padding is not zeros") }
     }
 
     /// The state the sections make, once each read on its own: the keyword index's documents and

@@ -12,8 +12,10 @@ package struct QuantizedRows: Sendable {
     package let dimension: Int
     /// How many leading components of each row are coded (``dimension`` for all).
     package let components: Int
-    private(set) var codes: [Int8] = []
-    private(set) var scales: [Float] = []
+    /// `components` codes a row, row-major.
+    private(set) var codes = RowBuffer<Int8>()
+    /// A row's scale: its largest coded magnitude over 127 (0 for a free row).
+    private(set) var scales = RowBuffer<Float>()
 
     /// - Parameter components: code only the first `components` of each row (a multiple of 32
     ///   below `dimension`); nil codes all of them.
@@ -23,6 +25,14 @@ package struct QuantizedRows: Sendable {
             c > 0 && c <= dimension && (c == dimension || c % 32 == 0), "the int8 copy codes all components or a multiple of 32 of them")
         self.dimension = dimension
         self.components = c
+    }
+
+    /// A copy as a snapshot recorded it: `scales.count` rows of `components` codes each.
+    init(dimension: Int, components: Int, codes: RowBuffer<Int8>, scales: RowBuffer<Float>) {
+        self.init(dimension: dimension, components: components)
+        precondition(codes.count == scales.count * components)
+        self.codes = codes
+        self.scales = scales
     }
 
     /// How many rows the scan nominates for exact re-scoring when `wanted` are needed: twice
@@ -46,11 +56,12 @@ package struct QuantizedRows: Sendable {
             codes.append(contentsOf: repeatElement(0, count: grow * components))
         }
         let components = self.components
-        scales[r] = vector.withUnsafeBufferPointer { v in
+        let scale = vector.withUnsafeBufferPointer { v in
             codes.withUnsafeMutableBufferPointer { c in
                 Self.code(v.baseAddress!, components: components, into: c.baseAddress! + r * components)
             }
         }
+        scales.withUnsafeMutableBufferPointer { $0[r] = scale }
     }
 
     /// Codes the first `components` of `vector` into `codes`, scaled by their largest magnitude to
@@ -68,8 +79,8 @@ package struct QuantizedRows: Sendable {
     package mutating func restore(rows: Int, vector: (Int, UnsafeMutablePointer<Float>) -> Void) {
         let components = self.components
         let dimension = self.dimension
-        codes = [Int8](repeating: 0, count: rows * components)
-        scales = [Float](repeating: 0, count: rows)
+        codes = RowBuffer([Int8](repeating: 0, count: rows * components))
+        scales = RowBuffer([Float](repeating: 0, count: rows))
         codes.withUnsafeMutableBufferPointer { c in
             scales.withUnsafeMutableBufferPointer { s in
                 let chunks = rows < 4096 ? 1 : Parallel.cores * 4
@@ -91,7 +102,7 @@ package struct QuantizedRows: Sendable {
     package mutating func remove(row: Int32) {
         let r = Int(row)
         guard r < scales.count else { return }
-        scales[r] = 0
+        scales.withUnsafeMutableBufferPointer { $0[r] = 0 }
         let components = self.components
         codes.withUnsafeMutableBufferPointer { c in
             for j in 0..<components { c[r * components + j] = 0 }

@@ -38,32 +38,38 @@ package struct VectorIndex: Sendable {
 
     /// An index over `matrix` (row-major, `occupied.count` rows; free rows hold zeros), as a
     /// snapshot recorded it (its pages, mapped, or a copy); with `int8Components`, its int8 copy
-    /// is made from it.
-    /// - Complexity: O(rows · dimension) with `int8Components`, else O(rows).
-    init(dimension: Int, int8Components: Int?, matrix: RowBuffer<Float>, occupied: [Bool]) {
+    /// is `restored` when that codes as many components, else made from the rows.
+    /// - Complexity: O(rows · dimension) when the int8 copy is made, else O(rows).
+    init(dimension: Int, int8Components: Int?, matrix: RowBuffer<Float>, occupied: [Bool], quantized restored: QuantizedRows? = nil) {
         self.init(dimension: dimension, int8Components: int8Components, precision: .float32)
         precondition(matrix.count == occupied.count * dimension)
         self.matrix = matrix
         self.occupied = occupied
-        finishRestoring()
+        finishRestoring(restored)
     }
 
     /// An index over fp16 rows (binary16 bit patterns, row-major, `occupied.count` rows; free
     /// rows hold zeros), as a snapshot recorded them (its pages, mapped, or a copy); with
-    /// `int8Components`, its int8 copy is made from them.
-    /// - Complexity: O(rows · dimension) with `int8Components`, else O(rows).
-    init(dimension: Int, int8Components: Int?, halves: RowBuffer<UInt16>, occupied: [Bool]) {
+    /// `int8Components`, its int8 copy is `restored` when that codes as many components, else
+    /// made from them.
+    /// - Complexity: O(rows · dimension) when the int8 copy is made, else O(rows).
+    init(dimension: Int, int8Components: Int?, halves: RowBuffer<UInt16>, occupied: [Bool], quantized restored: QuantizedRows? = nil) {
         self.init(dimension: dimension, int8Components: int8Components, precision: .float16)
         precondition(halves.count == occupied.count * dimension)
         self.halves = halves
         self.occupied = occupied
-        finishRestoring()
+        finishRestoring(restored)
     }
 
-    /// The count and the int8 copy of restored rows.
-    private mutating func finishRestoring() {
+    /// The count and the int8 copy of restored rows: `restored` when it is the copy this index
+    /// keeps (as many components, a row each), else coded from the rows.
+    private mutating func finishRestoring(_ restored: QuantizedRows?) {
         count = occupied.lazy.filter { $0 }.count
         guard var copy = quantized, !occupied.isEmpty else { return }
+        if let restored, restored.components == copy.components, restored.capacity == occupied.count {
+            quantized = restored
+            return
+        }
         quantized = nil
         let dimension = self.dimension
         // Free rows hold zeros, which code to zeros: the same bits as setting the live rows one

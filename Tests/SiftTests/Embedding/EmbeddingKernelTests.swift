@@ -79,10 +79,11 @@ struct Int8ScanSplitTests {
         let qScale = peak / 127
         let q8 = query.map { Int8(clamping: Int(($0 / qScale).rounded())) }
         var serial = [Float](repeating: 0, count: n)
+        let (codes, scales) = (rows.codes.array, rows.scales.array)
         for r in 0..<n {
             var sum: Int32 = 0
-            for j in 0..<d { sum += Int32(rows.codes[r * d + j]) * Int32(q8[j]) }
-            serial[r] = Float(sum) * rows.scales[r] * qScale
+            for j in 0..<d { sum += Int32(codes[r * d + j]) * Int32(q8[j]) }
+            serial[r] = Float(sum) * scales[r] * qScale
         }
         #expect(split.count == n)
         #expect(split.map(\.bitPattern) == serial.map(\.bitPattern))

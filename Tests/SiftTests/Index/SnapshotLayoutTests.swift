@@ -128,7 +128,7 @@ struct SnapshotLayoutTests {
         let reopened = try fixture.open()
         #expect(
             fixture.logger.records.last { $0.operation == "open" }?.outcome
-                == "ok, rebuilt: the snapshot has format version 2, this Sift writes 3")
+                == "ok, rebuilt: the snapshot has format version 2, this Sift writes 4")
         #expect(await reopened.vectors?.rowsAreMapped == false)
         try await reopened.checkInvariants()
     }
@@ -190,5 +190,35 @@ struct SnapshotLayoutTests {
         let later = SearchQuery("notes", limit: 20, mode: .hybrid, now: fixture.clock.now)
         #expect(try await again.search(later).results == reference.search(later).results)
         try await again.checkInvariants()
+    }
+
+    @Test(
+        "The int8 copy is the snapshot's own when it codes the components the open wants, coded again when it does not; both equal a rebuild's"
+    )
+    func storedInt8Copy() async throws {
+        let fixture = try IndexFixture(.disk, embedder: randomModel())
+        let live = try fixture.open()
+        try await live.upsert(SyntheticCorpus(seed: 6).items(count: 200))
+        try await live.delete(ids: [ItemID("item-3")])
+        #expect(await live.saveSnapshot())
+        let written = try #require(await live.vectors?.quantized)
+        func open(components: Int?) throws -> SearchIndex {
+            var configuration = SearchIndex.Configuration(
+                directory: fixture.directory, embedder: fixture.embedder, clock: fixture.clock.function, logger: fixture.logger)
+            configuration.quantizedScanComponents = components
+            configuration.readOnly = true
+            return try SearchIndex(configuration: configuration)
+        }
+        let same = try open(components: written.components)
+        let stored = try #require(await same.vectors?.quantized)
+        #expect(stored.codes.isMapped && stored.scales.isMapped)
+        #expect(stored.codes.array == written.codes.array && stored.scales.array == written.scales.array)
+
+        let other = written.components == 32 ? 64 : 32
+        let recoded = try #require(await open(components: other).vectors?.quantized)
+        #expect(recoded.components == other && !recoded.codes.isMapped)
+        var rebuilt = try #require(await live.vectors)
+        rebuilt = VectorIndex(dimension: rebuilt.dimension, int8Components: other, halves: rebuilt.halves, occupied: rebuilt.occupied)
+        #expect(recoded.codes.array == rebuilt.quantized!.codes.array && recoded.scales.array == rebuilt.quantized!.scales.array)
     }
 }
