@@ -238,7 +238,7 @@ struct BenchRunner {
         memoryRow.set("snapshot_bytes_per_item", Double(snapshotBytes) / Double(n))
         memoryRow.set(
             "note",
-            "RSS after opening and reading every item once minus before (both after malloc_trim), minus the items' text, per item; untrimmed_bytes_per_item: before the trim and the read; rss_delta_after_open_bytes: right after the open, before any item was read (a snapshot's text pages are mapped, not yet resident)"
+            "RSS after opening, reading every item once and touching every page of the vectors, minus before (both after malloc_trim), minus the items' text, per item: every page of the index resident; untrimmed_bytes_per_item: before the trim and the reads; rss_delta_after_open_bytes: right after the open, before any item or vector page was read (a snapshot's text and vectors are mapped, resident once used)"
         )
 
         // Peer: SQLite FTS5 on the same items and queries.

@@ -68,6 +68,9 @@ extension SearchIndex {
         try state.checkProjections()
     }
 
+    /// ``VectorIndex/touchEveryPage()`` of this index's vectors (sift-bench, before measuring memory).
+    package func touchVectorPages() -> UInt64 { vectors?.touchEveryPage() ?? 0 }
+
     /// SQLite's `PRAGMA integrity_check` result ("ok" when sound).
     package func integrityCheck() throws -> String { try store.integrityCheck() }
 }

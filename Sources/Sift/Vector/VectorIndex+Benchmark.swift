@@ -21,4 +21,16 @@ extension VectorIndex {
 
     /// Reads the whole buffer once on the calling thread (``streamRows(_:)`` of every row).
     package func streamMatrixOnce() -> Float { streamRows(0..<capacity) }
+
+    /// Reads one byte of every 64 of the rows and of the int8 copy (a byte of every cache line
+    /// and so of every page), returning their sum: makes every page of rows kept in a mapped
+    /// snapshot resident, as a while of queries would, before memory is measured.
+    package func touchEveryPage() -> UInt64 {
+        func touch(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+            stride(from: 0, to: bytes.count, by: 64).reduce(0) { $0 &+ UInt64(bytes[$1]) }
+        }
+        var sum = matrix.withUnsafeBytes(touch) &+ halves.withUnsafeBytes(touch)
+        if let q = quantized { sum &+= q.codes.withUnsafeBytes(touch) &+ q.scales.withUnsafeBytes(touch) }
+        return sum
+    }
 }
