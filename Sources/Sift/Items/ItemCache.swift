@@ -38,12 +38,25 @@ struct ItemCache: Sendable {
 
     mutating func set(_ item: SearchableItem?, at row: Int) {
         if row >= count { count = row + 1 }
-        if encoded != nil {
+        if let encoded {
             changed[Int32(row)] = .some(item)
+            // Once most rows have changed, the records are mostly stale: decode the rest and let
+            // the mapped pages go (a dictionary of changes costs more a row than an array).
+            if changed.count > max(Self.decodeAllAfter, encoded.rows / 2) { decodeAll() }
             return
         }
         if row >= decoded.count { decoded.append(contentsOf: repeatElement(nil, count: row - decoded.count + 1)) }
         decoded[row] = item
+    }
+
+    /// Changed rows past which an encoded cache is decoded whole (or past half its rows).
+    static let decodeAllAfter = 4096
+
+    /// Every row decoded, the snapshot's pages no longer used.
+    private mutating func decodeAll() {
+        decoded = all
+        encoded = nil
+        changed = [:]
     }
 
     mutating func removeAll() { self = ItemCache() }

@@ -221,4 +221,23 @@ struct SnapshotLayoutTests {
         rebuilt = VectorIndex(dimension: rebuilt.dimension, int8Components: other, halves: rebuilt.halves, occupied: rebuilt.occupied)
         #expect(recoded.codes.array == rebuilt.quantized!.codes.array && recoded.scales.array == rebuilt.quantized!.scales.array)
     }
+
+    @Test("Once most rows have changed since the open, the item cache decodes the rest and lets the snapshot's pages go, every item kept")
+    func encodedCacheDecodesWhenMostlyChanged() async throws {
+        let fixture = try IndexFixture(.disk)
+        let count = ItemCache.decodeAllAfter * 2 + 100
+        var items = SyntheticCorpus(seed: 17).items(count: count)
+        let live = try fixture.open()
+        try await live.upsert(items)
+        #expect(await live.saveSnapshot())
+        let opened = try fixture.open()
+        #expect(await opened.state.items.isEncoded)
+        for i in 0..<(count / 2) { items[i].title = "Changed \(i)" }
+        try await opened.upsert(Array(items[0..<(count / 2 - 10)]))
+        #expect(await opened.state.items.isEncoded)
+        try await opened.upsert(Array(items[(count / 2 - 10)..<(count / 2 + 1)]))
+        #expect(await !opened.state.items.isEncoded)
+        #expect(await opened.allItems() == items.sorted { $0.id < $1.id })
+        try await opened.checkInvariants()
+    }
 }
