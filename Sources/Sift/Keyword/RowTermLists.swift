@@ -47,10 +47,7 @@ struct RowTermLists: Sendable, RandomAccessCollection, Equatable {
     subscript(row: Int) -> [Int32]? {
         get { withList(row) { $0.map(Array.init) } }
         set {
-            if row >= starts.count {
-                starts.append(contentsOf: repeatElement(0, count: row - starts.count + 1))
-                lengths.append(contentsOf: repeatElement(Self.noDocument, count: row - lengths.count + 1))
-            }
+            grow(to: row + 1)
             if lengths[row] != Self.noDocument {
                 unused += Int(lengths[row])
                 lengths[row] = Self.noDocument

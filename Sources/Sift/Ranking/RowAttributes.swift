@@ -33,8 +33,28 @@ struct RowAttributes: Sendable {
     /// How many live rows have an expiry: when none has, no row can fail the expiry filter.
     private(set) var expiringCount = 0
     /// Every domain name seen, by code (codes are never reused; there are few domains).
-    private(set) var domainNames: [String] = []
-    private var codeOfDomain: [String: UInt32] = [:]
+    private var domainCodes = DomainCodes()
+    var domainNames: [String] { domainCodes.names }
+
+    /// Domain names coded by order of first appearance.
+    struct DomainCodes {
+        private(set) var names: [String] = []
+        private var codes: [String: UInt32] = [:]
+
+        /// The code of `domain`, given one if it has none yet. - Complexity: O(1) (a repeat of
+        /// the last new name, the common run of one domain, without hashing).
+        mutating func code(of domain: String) -> UInt32 {
+            if names.last == domain { return UInt32(names.count - 1) }
+            if let known = codes[domain] { return known }
+            let code = UInt32(names.count)
+            codes[domain] = code
+            names.append(domain)
+            return code
+        }
+
+        /// The code of `domain`, if it has one.
+        func existingCode(of domain: String) -> UInt32? { codes[domain] }
+    }
 
     var capacity: Int { entries.count }
 
@@ -50,16 +70,7 @@ struct RowAttributes: Sendable {
     }
 
     private mutating func entry(for item: SearchableItem) -> Entry {
-        Self.entry(for: item, domain: code(of: item.domain))
-    }
-
-    /// The code of `domain`, given one if it has none yet (codes follow first appearance).
-    private mutating func code(of domain: String) -> UInt32 {
-        if let known = codeOfDomain[domain] { return known }
-        let code = UInt32(domainNames.count)
-        codeOfDomain[domain] = code
-        domainNames.append(domain)
-        return code
+        Self.entry(for: item, domain: domainCodes.code(of: item.domain))
     }
 
     /// The entry of `item` with its domain coded as `domain`.
@@ -79,7 +90,7 @@ struct RowAttributes: Sendable {
     init(entries: [Entry], runs: [(rows: Range<Int>, domains: [String])]) {
         self.entries = entries
         for run in runs {
-            let global = run.domains.map { code(of: $0) }
+            let global = run.domains.map { domainCodes.code(of: $0) }
             self.entries.withUnsafeMutableBufferPointer { e in
                 for r in run.rows where e[r].domain != Self.freeRow { e[r].domain = global[Int(e[r].domain)] }
             }
@@ -118,7 +129,7 @@ struct RowAttributes: Sendable {
     /// A per-code membership table for a set of domain names (names no item ever had are absent).
     func membership(_ domains: Set<String>) -> [Bool] {
         var table = [Bool](repeating: false, count: domainNames.count)
-        for d in domains { if let c = codeOfDomain[d] { table[Int(c)] = true } }
+        for d in domains { if let c = domainCodes.existingCode(of: d) { table[Int(c)] = true } }
         return table
     }
 

@@ -196,24 +196,15 @@ extension IndexState {
     {
         let range = try itemsRange(&r)
         guard range.upperBound <= rows.offsets.count else { throw malformed("item rows beyond the items sections' count") }
-        var domains: [String] = []
-        var codes: [String: UInt32] = [:]
+        var domains = RowAttributes.DomainCodes()
         for row in range {
             rows.offsets[row] = UInt32(region.offset(ofFileOffset: sectionOffset + r.offset))
             guard let item = try readItem(&r, whole: false) else { continue }
-            let code: UInt32
-            if let known = domains.last == item.domain ? UInt32(domains.count - 1) : codes[item.domain] {
-                code = known
-            } else {
-                code = UInt32(domains.count)
-                codes[item.domain] = code
-                domains.append(item.domain)
-            }
-            rows.entries[row] = RowAttributes.entry(for: item, domain: code)
+            rows.entries[row] = RowAttributes.entry(for: item, domain: domains.code(of: item.domain))
             rows.ids[row] = item.id
             rows.holds[row] = true
         }
-        return (range, domains)
+        return (range, domains.names)
     }
 
     /// One item record: the item, or nil for a free row. With `whole` false the title, content,
