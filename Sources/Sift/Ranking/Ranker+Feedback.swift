@@ -26,7 +26,10 @@ extension Ranker {
         if n > 0 { for j in 0..<q2.count { q2[j] /= n } }
         let unmatched = unmatchedCandidates()
         let before = unmatched.map { buffers.cosine[Int($0)] }
-        vectors.exactScores(for: q2, rows: floorRows.isEmpty ? candidates : candidates + floorRows, into: &buffers.cosine)
+        // The first pass has just read these rows (``nominateBySemantic()``).
+        vectors.exactScores(
+            for: q2, rows: floorRows.isEmpty ? candidates : candidates + floorRows, into: &buffers.cosine,
+            cached: semantic.approximate)
         for (i, row) in unmatched.enumerated() { buffers.cosine[Int(row)] = min(buffers.cosine[Int(row)], before[i]) }
     }
 
@@ -65,9 +68,7 @@ extension Ranker {
         for row in unmatched { buffers.isCandidate[Int(row)] = false }
         let marks = buffers.isCandidate
         marks.withUnsafeBufferPointer { marks in
-            keyword.addFeedbackScores(
-                terms, admits: { marks[Int($0)] }, table: marks.baseAddress.map(UnsafeRawPointer.init), into: &sums,
-                touched: &trace.rows)
+            keyword.addFeedbackScores(terms, admits: { marks[Int($0)] }, into: &sums, touched: &trace.rows)
         }
         for row in unmatched { buffers.isCandidate[Int(row)] = true }
         trace.added.reserveCapacity(trace.rows.count)

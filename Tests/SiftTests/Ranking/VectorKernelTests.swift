@@ -174,5 +174,12 @@ struct VectorKernelTests {
         index.exactScores(for: query, rows: [3, 130, 64], into: &some)
         #expect(some[3] == a[3] && some[130] == a[130] && some[64] == a[64])
         #expect(index.exactScore(for: query, row: 9) == a[9])
+        // One row alone (the first, one inside, the last) as in a list, at either precision.
+        var listed = [Float](repeating: .nan, count: rows)
+        exact.exactScores(for: query, rows: [0, 9, 130], into: &listed)
+        for r: Int32 in [0, 9, 130] {
+            #expect(index.exactScore(for: query, row: r) == a[Int(r)])
+            #expect(exact.exactScore(for: query, row: r) == listed[Int(r)])
+        }
     }
 }
