@@ -53,14 +53,14 @@ extension KeywordIndex {
     /// `Σ_t weight(t) · BM25F(t, row)` to `sums[row]` (zeros, at least a slot per row), in the
     /// same order and so to the same bits, and appends each row it reaches to `touched` once.
     /// - Complexity: O(Σ p) over the postings of the feedback terms; no hashing.
-    /// - Parameter table: the per-row table `admits` reads (one byte a row), prefetched ahead.
     func addFeedbackScores(
-        _ terms: [FeedbackTerm], admits: (Int32) -> Bool, table: UnsafeRawPointer? = nil, into sums: inout [Float], touched: inout [Int32]
+        _ terms: [FeedbackTerm], admits: (Int32) -> Bool, into sums: inout [Float], touched: inout [Int32]
     ) {
         precondition(sums.count >= fieldLengths.count)
         sums.withUnsafeMutableBufferPointer { sums in
+            let sumsTable = (UnsafeRawPointer(sums.baseAddress), MemoryLayout<Float>.stride)
             for t in terms {
-                forEachScore(ofTerm: t.term, admits: admits, table: table, tableStride: 1) { row, s in
+                forEachScore(ofTerm: t.term, admits: admits, bodyTable: sumsTable) { row, s in
                     let r = Int(row)
                     // BM25F is positive (idf > 0, a posting's frequency ≥ 1), so a row's first
                     // addition is the one that finds 0 there.

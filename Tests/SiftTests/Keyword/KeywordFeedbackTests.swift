@@ -51,6 +51,39 @@ struct KeywordFeedbackTests {
         #expect(Set(some.keys) == [0, 2])
     }
 
+    @Test("Over posting lists longer than a block, after removals reorder them, feedback scores each admitted row once, in posting order")
+    func scoresAcrossBlocks() {
+        var index = KeywordIndex()
+        let rows = 2 * KeywordIndex.admittedBlock + 300
+        for row in 0..<rows {
+            let words = Array(repeating: "kiln", count: 1 + row % 4) + Array(repeating: "glaze", count: row % 7)
+            index.insert(
+                SearchableItem(id: ItemID("i\(row)"), domain: "note", title: "pot \(row % 5)", content: words.joined(separator: " ")),
+                at: Int32(row))
+        }
+        // Swap-removals leave the lists out of row order.
+        for row in stride(from: 17, to: rows, by: 97) { index.remove(row: Int32(row)) }
+        index.prepareForQueries()
+        let terms = [KeywordIndex.FeedbackTerm(term: "kiln", weight: 0.6), KeywordIndex.FeedbackTerm(term: "glaze", weight: 0.4)]
+        let admits = { (row: Int32) in row % 3 != 0 }
+        var sums = [Float](repeating: 0, count: rows)
+        var touched: [Int32] = []
+        index.addFeedbackScores(terms, admits: admits, into: &sums, touched: &touched)
+        let live = (0..<rows).filter { index.contains(row: Int32($0)) && admits(Int32($0)) }
+        #expect(Set(touched) == Set(live.map(Int32.init)))
+        #expect(touched.count == live.count)
+        let kiln = [KeywordIndex.QueryTerm(word: "kiln", terms: ["kiln"], isPrefix: false)]
+        let glaze = [KeywordIndex.QueryTerm(word: "glaze", terms: ["glaze"], isPrefix: false)]
+        for row in live {
+            let expected = 0.6 * index.score(kiln, row: Int32(row)) + 0.4 * index.score(glaze, row: Int32(row))
+            #expect(abs(sums[row] - expected) <= 1e-5 * max(1, expected), "row \(row)")
+        }
+        // Every row holds "kiln", the first term: the rows are reached in its list's order.
+        let kilnList = index.postings[Int(index.termIDs["kiln"]!)].map(\.row).filter(admits)
+        #expect(touched == kilnList)
+        #expect(kilnList != kilnList.sorted())
+    }
+
     @Test("In hybrid search, feedback re-scores candidates but never adds one, and the report lists its terms")
     func hybridNeverAddsCandidates() async throws {
         func open(_ fusion: FusionParameters) async throws -> SearchIndex {
