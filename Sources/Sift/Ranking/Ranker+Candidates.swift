@@ -2,6 +2,34 @@ import Foundation
 
 /// Step 1 of ``Ranker``: the candidates, from both halves.
 extension Ranker {
+    /// Both halves' first step: the keyword walk and the vector scan. In hybrid mode over the
+    /// int8 copy they run at once: the walk, and the keyword candidates it gives, as one more
+    /// task beside the scan's parts (``QuantizedRows/approximateScores(for:into:beside:)``).
+    /// The scores are those of one after the other, bit for bit (the walk is one thread's,
+    /// which the split walk equals), and so are the candidates.
+    mutating func scoreBothHalves() {
+        guard request.mode == .hybrid, let embedder, let vectors = state.vectors, let quantized = vectors.quantized,
+            vectors.capacity >= quantizedScanMinimumRows
+        else {
+            scoreKeywordMatches()
+            scanVectors()
+            return
+        }
+        semantic.queryVector = QueryTermWeights(keyword: state.keyword, exponent: fusion.queryTermWeighting).embed(
+            request.text, with: embedder)
+        // The scan writes only `cosine`, the task beside it everything else.
+        var cosine: [Float] = []
+        swap(&cosine, &buffers.cosine)
+        quantized.approximateScores(for: semantic.queryVector, into: &cosine) {
+            state.keyword.accumulate(request.terms, into: &buffers.accumulator, splitAbove: .max)
+            bm25 = buffers.accumulator.takeScores()
+            gatherKeywordCandidates()
+        }
+        swap(&cosine, &buffers.cosine)
+        semantic.approximate = true
+        semantic.hasCosine = true
+    }
+
     /// Keyword half: BM25F of every row that matches the query's terms (none in semantic mode).
     mutating func scoreKeywordMatches() {
         if request.mode != .semantic { state.keyword.accumulate(request.terms, into: &buffers.accumulator) }
@@ -28,12 +56,16 @@ extension Ranker {
     /// the keyword matches that pass the filters (bounded on a large index), then the best rows
     /// by cosine that pass them.
     mutating func gatherCandidates() {
-        if request.mode != .semantic {
-            takeKeywordMatches()
-            boundKeywordCandidates()
-            for row in candidates { buffers.isCandidate[Int(row)] = true }
-        }
+        if request.mode != .semantic && !keywordCandidatesGathered { gatherKeywordCandidates() }
         if semantic.hasCosine { nominateBySemantic() }
+    }
+
+    /// The keyword matches that pass the filters, bounded on a large index, marked as candidates.
+    private mutating func gatherKeywordCandidates() {
+        takeKeywordMatches()
+        boundKeywordCandidates()
+        for row in candidates { buffers.isCandidate[Int(row)] = true }
+        keywordCandidatesGathered = true
     }
 
     /// The keyword matches that pass the filters (postings hold only live rows).

@@ -4,7 +4,8 @@ import Foundation
 /// order, each in its own file:
 ///
 /// 1. **Candidates** (`Ranker+Candidates.swift`): the keyword half (BM25F of every match), the
-///    semantic half (one scan of the vectors), the matches that pass the filters and the best
+///    semantic half (one scan of the vectors; in hybrid mode over the int8 copy the keyword
+///    half and its candidates run beside it), the matches that pass the filters and the best
 ///    rows by cosine that do.
 /// 2. **Feedback** (`Ranker+Feedback.swift`): the query vector moved towards the best
 ///    first-pass results (Rocchio), and their most telling terms added to the keyword query
@@ -80,6 +81,9 @@ struct Ranker {
     /// feedback can add to candidates' scores; given back by ``finish()``.
     var bm25: [Float] = []
     var candidates: [Int32] = []
+    /// Whether the keyword matches are among ``candidates`` already (hybrid mode gathers them
+    /// beside the vector scan).
+    var keywordCandidatesGathered = false
     /// Keyword matches the bound on keyword candidates left out whose cosines count toward the
     /// fusion's cosine floor (the lowest of them, ``Ranker/floorProbes``), so that the floor is
     /// the one every match would give.
@@ -112,8 +116,7 @@ struct Ranker {
 
     /// The ranked results. Call ``finish()`` afterwards to hand the buffers back clean.
     mutating func rank() -> [SearchResult] {
-        scoreKeywordMatches()
-        scanVectors()
+        scoreBothHalves()
         if request.mode == .keyword {
             takeKeywordMatches()
         } else {

@@ -118,12 +118,52 @@ package struct QuantizedRows: Sendable {
     /// `scores[0..<capacity]`.
     /// - Complexity: O(capacity · components) over int8 data.
     package func approximateScores(for query: [Float], into scores: inout [Float]) {
+        scan(query, into: &scores) { rows, coded, chunk in VectorIndex.forEachChunk(rows: rows, bytesPerRow: coded, chunk) }
+    }
+
+    /// ``approximateScores(for:into:)`` with `beside` running as one more task on the same
+    /// cores: the scan is cut into parts of ``besideChunkBytes`` that the threads take as they
+    /// free up, so whichever thread runs `beside` scans less. A hybrid query's keyword walk
+    /// runs here, beside its vector scan. Serial (`beside` first) when scans stay on one thread.
+    /// - Complexity: O(capacity · components) over int8 data, and `beside`.
+    package func approximateScores(for query: [Float], into scores: inout [Float], beside: () -> Void) {
+        guard VectorIndex.splitsScans, Parallel.cores > 1 else {
+            beside()
+            approximateScores(for: query, into: &scores)
+            return
+        }
+        scan(query, into: &scores) { rows, coded, chunk in
+            let perChunk = max(1, Self.besideChunkBytes / max(coded, 1))
+            let chunks = (rows + perChunk - 1) / perChunk
+            // Task 0 is `beside`; task c + 1 scans chunk c. Each writes only its own.
+            Parallel.forEach(iterations: chunks + 1) { task in
+                if task == 0 {
+                    beside()
+                } else {
+                    let start = (task - 1) * perChunk
+                    chunk(start..<min(rows, start + perChunk))
+                }
+            }
+        }
+    }
+
+    /// The bytes of codes in one part of a scan beside other work: small enough that the thread
+    /// that ran the other work finds parts left to take.
+    static let besideChunkBytes = 1 << 20
+
+    /// The int8 query and the scan of every row, its chunks run by `schedule(rows, bytesPerRow,
+    /// chunk)`, which calls `chunk` on disjoint ranges covering `0..<rows`, each once.
+    private func scan(
+        _ query: [Float], into scores: inout [Float],
+        schedule: (_ rows: Int, _ bytesPerRow: Int, _ chunk: @Sendable (Range<Int>) -> Void) -> Void
+    ) {
         precondition(query.count == dimension)
         if scores.count < capacity { scores += repeatElement(0, count: capacity - scores.count) }
         let coded = components
         let peak = query[0..<coded].reduce(Float(0)) { max($0, abs($1)) }
         guard peak > 0 else {
             for r in 0..<capacity { scores[r] = 0 }
+            schedule(0, coded) { _ in }
             return
         }
         let qScale = peak / 127
@@ -139,7 +179,7 @@ package struct QuantizedRows: Sendable {
                         let s = SharedPointer(s.baseAddress!)
                         let out = SharedPointer(out.baseAddress!)
                         // Exact int32 sums of int8 products (|code · q| ≤ 127²), then scaled.
-                        VectorIndex.forEachChunk(rows: rows, bytesPerRow: coded) { range in
+                        schedule(rows, coded) { range in
                             LinearAlgebra.int8RowDots(
                                 codes: c.pointer + range.lowerBound * coded, scales: s.pointer + range.lowerBound,
                                 rows: range.count, columns: coded, query: q.pointer, queryScale: qScale,

@@ -65,7 +65,7 @@ struct EmbeddingKernelTests {
 
 @Suite("Int8 scan split across cores")
 struct Int8ScanSplitTests {
-    @Test("Above the parallel threshold the split scan gives the same scores as one pass")
+    @Test("Above the parallel threshold the split scan, alone or beside other work, gives the same scores as one pass")
     func parallelScanMatchesSerial() {
         var rng = SplitMix64(seed: 99)
         let d = 16
@@ -87,5 +87,16 @@ struct Int8ScanSplitTests {
         }
         #expect(split.count == n)
         #expect(split.map(\.bitPattern) == serial.map(\.bitPattern))
+
+        // Beside other work (a hybrid query's keyword walk): the same scores, the work done once.
+        var beside = [Float]()
+        var runs = 0
+        rows.approximateScores(for: query, into: &beside) { runs += 1 }
+        #expect(runs == 1)
+        #expect(beside.map(\.bitPattern) == serial.map(\.bitPattern))
+        var zero = [Float](repeating: 1, count: n)
+        rows.approximateScores(for: [Float](repeating: 0, count: d), into: &zero) { runs += 1 }
+        #expect(runs == 2, "a zero query still runs the work beside it")
+        #expect(zero.allSatisfy { $0 == 0 })
     }
 }
