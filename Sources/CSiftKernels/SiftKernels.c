@@ -291,6 +291,40 @@ __attribute__((target("avx2"))) static size_t next_at_least_avx2(const float *x,
     return n;
 }
 
+static size_t rows_at_least_portable(const float *x, size_t n, float t, const uint8_t *keep, size_t keep_count,
+                                     int32_t *out, size_t capacity, size_t *start);
+
+/// ``sift_rows_at_least`` a block of 32 scores a compare; it returns early, before a block,
+/// when fewer than 32 places are left in `out` (an `out` of fewer than 32 goes to the plain loop).
+__attribute__((target("avx2"))) static size_t rows_at_least_avx2(const float *x, size_t n, float t, const uint8_t *keep,
+                                                                 size_t keep_count, int32_t *out, size_t capacity,
+                                                                 size_t *start) {
+    if (capacity < 32) return rows_at_least_portable(x, n, t, keep, keep_count, out, capacity, start);
+    const __m256 tv = _mm256_set1_ps(t);
+    size_t written = 0, i = *start;
+    for (; i + 32 <= n; i += 32) {
+        if (capacity - written < 32) {
+            *start = i;
+            return written;
+        }
+        __m256 a = _mm256_cmp_ps(_mm256_loadu_ps(x + i), tv, _CMP_GE_OQ);
+        __m256 b = _mm256_cmp_ps(_mm256_loadu_ps(x + i + 8), tv, _CMP_GE_OQ);
+        __m256 c = _mm256_cmp_ps(_mm256_loadu_ps(x + i + 16), tv, _CMP_GE_OQ);
+        __m256 d = _mm256_cmp_ps(_mm256_loadu_ps(x + i + 24), tv, _CMP_GE_OQ);
+        unsigned mask = (unsigned)_mm256_movemask_ps(a) | ((unsigned)_mm256_movemask_ps(b) << 8)
+            | ((unsigned)_mm256_movemask_ps(c) << 16) | ((unsigned)_mm256_movemask_ps(d) << 24);
+        while (mask) {
+            size_t r = i + (size_t)__builtin_ctz(mask);
+            if (r < keep_count && keep[r]) out[written++] = (int32_t)r;
+            mask &= mask - 1;
+        }
+    }
+    for (; i < n && written < capacity; i++)
+        if (x[i] >= t && i < keep_count && keep[i]) out[written++] = (int32_t)i;
+    *start = i;
+    return written;
+}
+
 #else
 
 int sift_kernel_level(void) { return 0; }
@@ -367,6 +401,23 @@ size_t sift_next_at_least(const float *x, size_t n, float t) {
 #endif
     for (size_t i = 0; i < n; i++) if (x[i] >= t) return i;
     return n;
+}
+
+static size_t rows_at_least_portable(const float *x, size_t n, float t, const uint8_t *keep, size_t keep_count,
+                                     int32_t *out, size_t capacity, size_t *start) {
+    size_t written = 0, i = *start;
+    for (; i < n && written < capacity; i++)
+        if (x[i] >= t && i < keep_count && keep[i]) out[written++] = (int32_t)i;
+    *start = i;
+    return written;
+}
+
+size_t sift_rows_at_least(const float *x, size_t n, float t, const uint8_t *keep, size_t keep_count,
+                          int32_t *out, size_t capacity, size_t *start) {
+#ifdef SIFT_X86
+    if (sift_kernel_level() >= 2) return rows_at_least_avx2(x, n, t, keep, keep_count, out, capacity, start);
+#endif
+    return rows_at_least_portable(x, n, t, keep, keep_count, out, capacity, start);
 }
 
 void sift_scores_i8(const int8_t *codes, const float *scales, size_t rows, size_t dim, const int8_t *query, float query_scale, float *out) {

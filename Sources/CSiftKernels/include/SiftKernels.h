@@ -37,6 +37,13 @@ void sift_prefetch_rows(const void *items, size_t stride, size_t count, int32_t 
 /// threshold test next passes, eight (AVX2) scores a compare.
 size_t sift_next_at_least(const float *x, size_t n, float t);
 
+/// The rows `i` in `[*start, n)` with `x[i] >= t` and `keep[i] != 0` (a row at or past
+/// `keep_count` is not kept), in ascending order, into `out` (at most `capacity` of them);
+/// returns how many it wrote and sets `*start` to the row after the last one it looked at (`n`
+/// when it looked at every row): call again while `*start < n`.
+size_t sift_rows_at_least(const float *x, size_t n, float t, const uint8_t *keep, size_t keep_count,
+                          int32_t *out, size_t capacity, size_t *start);
+
 /// fp16 rows (IEEE binary16 bit patterns): `out[r] = Σ_j float(matrix[r·dim + j]) · query[j]`.
 /// The conversion to fp32 is exact, and the sums run as in ``sift_scores_f32``.
 void sift_scores_f16(const uint16_t *matrix, size_t rows, size_t dim, const float *query, float *out);

@@ -252,13 +252,7 @@ extension Ranker {
         guard capacity > 0, let base = cosine.baseAddress else { return nil }
         var rows: [Int32] = []
         rows.reserveCapacity(2 * k)
-        var r = 0
-        while true {
-            r += LinearAlgebra.nextAtLeast(base + r, count: capacity - r, floor)
-            guard r < capacity else { break }
-            if r < occupied.count && occupied[r] { rows.append(Int32(r)) }
-            r += 1
-        }
+        LinearAlgebra.rowsAtLeast(base, count: capacity, floor, keep: occupied, into: &rows)
         guard rows.count >= k else { return nil }
         // Only the rows scoring at least the k-th best score (by quickselect) can be kept: offer
         // those, so the heap fills with few replacements.

@@ -109,6 +109,25 @@ enum LinearAlgebra {
         count > 0 ? sift_next_at_least(x, count, threshold) : count
     }
 
+    /// Every index `i < count` with `x[i] >= threshold` and `keep[i]` (false past its end), in
+    /// ascending order, appended to `rows`: one SIMD pass (`sift_rows_at_least`), not a call
+    /// per index found.
+    static func rowsAtLeast(_ x: UnsafePointer<Float>, count: Int, _ threshold: Float, keep: [Bool], into rows: inout [Int32]) {
+        guard count > 0 else { return }
+        let room = 4096
+        keep.withUnsafeBufferPointer { keep in
+            keep.withMemoryRebound(to: UInt8.self) { keep in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: room) { found in
+                    var start = 0
+                    while start < count {
+                        let n = sift_rows_at_least(x, count, threshold, keep.baseAddress, keep.count, found.baseAddress, room, &start)
+                        rows.append(contentsOf: found[0..<n])
+                    }
+                }
+            }
+        }
+    }
+
     /// `Σ x[i] · y[i]`.
     static func dot(_ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, count: Int) -> Float {
         cblas_sdot(Int32(count), x, 1, y, 1)

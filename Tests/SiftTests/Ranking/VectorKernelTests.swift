@@ -14,6 +14,42 @@ struct VectorKernelTests {
         return (0..<n).map { _ in Float(Double(rng.next() >> 11) / Double(1 << 53)) * 2 - 1 }
     }
 
+    @Test("The rows at or above a threshold that are kept: those of a plain loop, in order, across calls that fill the output")
+    func rowsAtLeast() {
+        let n = 10_037
+        var x = Self.randomFloats(n, seed: 41)
+        x[5] = .nan
+        x[n - 1] = 0.999
+        var rng = SplitMix64(seed: 5)
+        let keep = (0..<(n - 300)).map { _ in rng.next() % 5 != 0 }  // shorter than x: the rest are not kept
+        for threshold: Float in [-2, 0.5, 0.99, 0.999, 2] {
+            let expected = (0..<n).filter { x[$0] >= threshold && $0 < keep.count && keep[$0] }.map(Int32.init)
+            var rows: [Int32] = []
+            x.withUnsafeBufferPointer { LinearAlgebra.rowsAtLeast($0.baseAddress!, count: n, threshold, keep: keep, into: &rows) }
+            #expect(rows == expected, "threshold \(threshold)")
+            // Small outputs: the AVX2 path returns before a block it has no room for; each call resumes.
+            for capacity in [1, 31, 32, 33, 100] {
+                var found: [Int32] = []
+                var out = [Int32](repeating: -1, count: capacity)
+                var start = 0
+                var calls = 0
+                while start < n {
+                    let written = x.withUnsafeBufferPointer { x in
+                        keep.withUnsafeBufferPointer { k in
+                            k.withMemoryRebound(to: UInt8.self) { k in
+                                sift_rows_at_least(x.baseAddress, n, threshold, k.baseAddress, k.count, &out, capacity, &start)
+                            }
+                        }
+                    }
+                    found += out[0..<written]
+                    calls += 1
+                    if calls > n + 1 { break }
+                }
+                #expect(found == expected, "threshold \(threshold), capacity \(capacity)")
+            }
+        }
+    }
+
     @Test("fp32 row dots equal a plain loop, over every row and over a list of rows", arguments: [8, 48, 64, 256, 264])
     func float32(dimension: Int) {
         let rows = 203
