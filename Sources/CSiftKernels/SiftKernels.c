@@ -152,14 +152,14 @@ __attribute__((target("avx2,fma"))) static void scores_f32_avx2(const float *m, 
     for (size_t r = 0; r < rows; r++) out[r] = dot_f32_avx2(m + r * dim, q, dim);
 }
 
-__attribute__((target("avx2,fma"))) static void scores_f32_rows_avx2(const float *m, size_t dim, const int32_t *rows, size_t count, const float *q, float *out) {
+__attribute__((target("avx2,fma"))) static void scores_f32_rows_avx2(const float *m, size_t dim, const int32_t *rows, size_t count, const float *q, float *out, int packed) {
     // The rows are scattered, each a miss to memory: keep PREFETCH_AHEAD of them in flight.
     for (size_t i = 0; i < count; i++) {
         if (i + PREFETCH_AHEAD < count) {
             const char *next = (const char *)(m + (size_t)rows[i + PREFETCH_AHEAD] * dim);
             for (size_t b = 0; b < dim * sizeof(float); b += 64) _mm_prefetch(next + b, _MM_HINT_T0);
         }
-        out[rows[i]] = dot_f32_avx2(m + (size_t)rows[i] * dim, q, dim);
+        out[packed ? i : (size_t)rows[i]] = dot_f32_avx2(m + (size_t)rows[i] * dim, q, dim);
     }
 }
 
@@ -180,13 +180,13 @@ __attribute__((target("avx2,fma,f16c"))) static void scores_f16_avx2(const uint1
     for (size_t r = 0; r < rows; r++) out[r] = dot_f16_avx2(m + r * dim, q, dim);
 }
 
-__attribute__((target("avx2,fma,f16c"))) static void scores_f16_rows_avx2(const uint16_t *m, size_t dim, const int32_t *rows, size_t count, const float *q, float *out) {
+__attribute__((target("avx2,fma,f16c"))) static void scores_f16_rows_avx2(const uint16_t *m, size_t dim, const int32_t *rows, size_t count, const float *q, float *out, int packed) {
     for (size_t i = 0; i < count; i++) {
         if (i + PREFETCH_AHEAD < count) {
             const char *next = (const char *)(m + (size_t)rows[i + PREFETCH_AHEAD] * dim);
             for (size_t b = 0; b < dim * sizeof(uint16_t); b += 64) _mm_prefetch(next + b, _MM_HINT_T0);
         }
-        out[rows[i]] = dot_f16_avx2(m + (size_t)rows[i] * dim, q, dim);
+        out[packed ? i : (size_t)rows[i]] = dot_f16_avx2(m + (size_t)rows[i] * dim, q, dim);
     }
 }
 
@@ -340,11 +340,11 @@ void sift_scores_f32(const float *matrix, size_t rows, size_t dim, const float *
     for (size_t r = 0; r < rows; r++) out[r] = dot_f32_portable(matrix + r * dim, query, dim);
 }
 
-void sift_scores_f32_rows(const float *matrix, size_t dim, const int32_t *rows, size_t count, const float *query, float *out) {
+void sift_scores_f32_rows(const float *matrix, size_t dim, const int32_t *rows, size_t count, const float *query, float *out, int packed) {
 #ifdef SIFT_X86
-    if (dim % 32 == 0 && sift_kernel_level() >= 2) { scores_f32_rows_avx2(matrix, dim, rows, count, query, out); return; }
+    if (dim % 32 == 0 && sift_kernel_level() >= 2) { scores_f32_rows_avx2(matrix, dim, rows, count, query, out, packed); return; }
 #endif
-    for (size_t i = 0; i < count; i++) out[rows[i]] = dot_f32_portable(matrix + (size_t)rows[i] * dim, query, dim);
+    for (size_t i = 0; i < count; i++) out[packed ? i : (size_t)rows[i]] = dot_f32_portable(matrix + (size_t)rows[i] * dim, query, dim);
 }
 
 void sift_scores_f16(const uint16_t *matrix, size_t rows, size_t dim, const float *query, float *out) {
@@ -354,11 +354,11 @@ void sift_scores_f16(const uint16_t *matrix, size_t rows, size_t dim, const floa
     for (size_t r = 0; r < rows; r++) out[r] = dot_f16_portable(matrix + r * dim, query, dim);
 }
 
-void sift_scores_f16_rows(const uint16_t *matrix, size_t dim, const int32_t *rows, size_t count, const float *query, float *out) {
+void sift_scores_f16_rows(const uint16_t *matrix, size_t dim, const int32_t *rows, size_t count, const float *query, float *out, int packed) {
 #ifdef SIFT_X86
-    if (dim % 32 == 0 && sift_kernel_level() >= 2) { scores_f16_rows_avx2(matrix, dim, rows, count, query, out); return; }
+    if (dim % 32 == 0 && sift_kernel_level() >= 2) { scores_f16_rows_avx2(matrix, dim, rows, count, query, out, packed); return; }
 #endif
-    for (size_t i = 0; i < count; i++) out[rows[i]] = dot_f16_portable(matrix + (size_t)rows[i] * dim, query, dim);
+    for (size_t i = 0; i < count; i++) out[packed ? i : (size_t)rows[i]] = dot_f16_portable(matrix + (size_t)rows[i] * dim, query, dim);
 }
 
 void sift_f32_to_f16(const float *src, uint16_t *dst, size_t n) {

@@ -17,9 +17,10 @@ extern "C" {
 /// `out[r] = Σ_j matrix[r·dim + j] · query[j]` for `r` in `[0, rows)`, fp32 accumulation.
 void sift_scores_f32(const float *matrix, size_t rows, size_t dim, const float *query, float *out);
 
-/// `out[rows[i]] = Σ_j matrix[rows[i]·dim + j] · query[j]` for `i` in `[0, count)`.
+/// `out[rows[i]] = Σ_j matrix[rows[i]·dim + j] · query[j]` for `i` in `[0, count)`; with
+/// `packed`, the same sum is written at `out[i]` instead.
 void sift_scores_f32_rows(const float *matrix, size_t dim, const int32_t *rows, size_t count,
-                          const float *query, float *out);
+                          const float *query, float *out, int packed);
 
 /// `out[r] = (float)(Σ_j codes[r·dim + j] · query[j]) · scales[r] · query_scale`: the integer
 /// dot product is exact (int32 accumulation of int8 products), so every kernel gives the same
@@ -48,9 +49,10 @@ size_t sift_rows_at_least(const float *x, size_t n, float t, const uint8_t *keep
 /// The conversion to fp32 is exact, and the sums run as in ``sift_scores_f32``.
 void sift_scores_f16(const uint16_t *matrix, size_t rows, size_t dim, const float *query, float *out);
 
-/// fp16 rows: `out[rows[i]] = Σ_j float(matrix[rows[i]·dim + j]) · query[j]`.
+/// fp16 rows: `out[rows[i]] = Σ_j float(matrix[rows[i]·dim + j]) · query[j]` (`out[i]` with
+/// `packed`).
 void sift_scores_f16_rows(const uint16_t *matrix, size_t dim, const int32_t *rows, size_t count,
-                          const float *query, float *out);
+                          const float *query, float *out, int packed);
 
 /// fp32 → fp16, rounding to nearest even (overflow to ±∞, NaN kept); the same bits on every CPU.
 void sift_f32_to_f16(const float *src, uint16_t *dst, size_t n);

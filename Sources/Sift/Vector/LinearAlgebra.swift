@@ -47,16 +47,17 @@ enum LinearAlgebra {
         #endif
     }
 
-    /// `result[r] = Σ_j matrix[r, j] · vector[j]` for each `r` in `rows` (written at `result[r]`).
+    /// `result[r] = Σ_j matrix[r, j] · vector[j]` for each `r` in `rows` (written at `result[r]`,
+    /// or at `result[i]` for `rows[i]` when `packed`).
     static func rowDots(
         matrix: UnsafePointer<Float>, columns: Int, rows: UnsafeBufferPointer<Int32>, vector: UnsafePointer<Float>,
-        into result: UnsafeMutablePointer<Float>
+        into result: UnsafeMutablePointer<Float>, packed: Bool = false
     ) {
         guard rows.count > 0, columns > 0 else { return }
         #if arch(x86_64)
-            sift_scores_f32_rows(matrix, columns, rows.baseAddress!, rows.count, vector, result)
+            sift_scores_f32_rows(matrix, columns, rows.baseAddress!, rows.count, vector, result, packed ? 1 : 0)
         #else
-            for r in rows { result[Int(r)] = dot(matrix + Int(r) * columns, vector, count: columns) }
+            for (i, r) in rows.enumerated() { result[packed ? i : Int(r)] = dot(matrix + Int(r) * columns, vector, count: columns) }
         #endif
     }
 
@@ -69,13 +70,13 @@ enum LinearAlgebra {
         sift_scores_f16(matrix, rows, columns, vector, result)
     }
 
-    /// ``rowDots(matrix:columns:rows:vector:into:)`` over fp16 rows.
+    /// ``rowDots(matrix:columns:rows:vector:into:packed:)`` over fp16 rows.
     static func halfRowDots(
         matrix: UnsafePointer<UInt16>, columns: Int, rows: UnsafeBufferPointer<Int32>, vector: UnsafePointer<Float>,
-        into result: UnsafeMutablePointer<Float>
+        into result: UnsafeMutablePointer<Float>, packed: Bool = false
     ) {
         guard rows.count > 0, columns > 0 else { return }
-        sift_scores_f16_rows(matrix, columns, rows.baseAddress!, rows.count, vector, result)
+        sift_scores_f16_rows(matrix, columns, rows.baseAddress!, rows.count, vector, result, packed ? 1 : 0)
     }
 
     /// fp32 → fp16 bit patterns, rounded to nearest even.

@@ -231,7 +231,11 @@ package struct VectorIndex: Sendable {
     static let splitRows = 1024
 
     /// The exact cosines of `query` with `rows` (distinct), each written to `scores[row]` (the
-    /// scan's values). A long list is split in two halves, one per core, unless `cached`.
+    /// scan's values). A long list is split in two halves, one per core, unless `cached`; the
+    /// halves write their scores side by side and the calling thread puts them in place, so
+    /// the scores the query reads next are in its own cache, not in the other core's (the
+    /// best of the re-scored nominees, picked right after: 39 µs at 100k when the halves wrote
+    /// in place).
     /// - Complexity: O(rows.count · dimension).
     /// - Parameter cached: the rows were read a moment ago (a second pass over the same rows):
     ///   they are in cache, and waking a second thread costs more than it saves (paired
@@ -239,27 +243,42 @@ package struct VectorIndex: Sendable {
     package func exactScores(for query: [Float], rows: [Int32], into scores: inout [Float], cached: Bool = false) {
         precondition(query.count == dimension)
         guard !rows.isEmpty else { return }
+        let halves = rows.count >= Self.splitRows && Self.splitsScans && !cached ? 2 : 1
+        guard halves == 2 else {
+            scores.withUnsafeMutableBufferPointer { out in exactScores(for: query, rows: rows, into: out.baseAddress!, packed: false) }
+            return
+        }
+        let packed = [Float](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
+            exactScores(for: query, rows: rows, into: buffer.baseAddress!, packed: true, halves: 2)
+            initialized = rows.count
+        }
+        scores.withUnsafeMutableBufferPointer { out in
+            for (i, row) in rows.enumerated() { out[Int(row)] = packed[i] }
+        }
+    }
+
+    /// The kernels of ``exactScores(for:rows:into:cached:)``: the score of `rows[i]` at
+    /// `out[rows[i]]`, or at `out[i]` when `packed`; `halves` of the list, each on its own core.
+    private func exactScores(for query: [Float], rows: [Int32], into out: UnsafeMutablePointer<Float>, packed: Bool, halves: Int = 1) {
         let dimension = self.dimension
         let precision = self.precision
-        let halves = rows.count >= Self.splitRows && Self.splitsScans && !cached ? 2 : 1
         query.withUnsafeBufferPointer { q in
-            scores.withUnsafeMutableBufferPointer { out in
-                rows.withUnsafeBufferPointer { rows in
-                    matrix.withUnsafeBufferPointer { m in
-                        self.halves.withUnsafeBufferPointer { h in
-                            // Each half writes the scores of its own rows only.
-                            Parallel.forEachChunk(count: rows.count, chunks: halves) { _, range in
-                                let part = UnsafeBufferPointer(rebasing: rows[range])
-                                switch precision {
-                                case .float32:
-                                    LinearAlgebra.rowDots(
-                                        matrix: m.baseAddress!, columns: dimension, rows: part, vector: q.baseAddress!,
-                                        into: out.baseAddress!)
-                                case .float16:
-                                    LinearAlgebra.halfRowDots(
-                                        matrix: h.baseAddress!, columns: dimension, rows: part, vector: q.baseAddress!,
-                                        into: out.baseAddress!)
-                                }
+            rows.withUnsafeBufferPointer { rows in
+                matrix.withUnsafeBufferPointer { m in
+                    self.halves.withUnsafeBufferPointer { h in
+                        // Each half writes the scores of its own rows only.
+                        Parallel.forEachChunk(count: rows.count, chunks: halves) { _, range in
+                            let part = UnsafeBufferPointer(rebasing: rows[range])
+                            let target = packed ? out + range.lowerBound : out
+                            switch precision {
+                            case .float32:
+                                LinearAlgebra.rowDots(
+                                    matrix: m.baseAddress!, columns: dimension, rows: part, vector: q.baseAddress!, into: target,
+                                    packed: packed)
+                            case .float16:
+                                LinearAlgebra.halfRowDots(
+                                    matrix: h.baseAddress!, columns: dimension, rows: part, vector: q.baseAddress!, into: target,
+                                    packed: packed)
                             }
                         }
                     }

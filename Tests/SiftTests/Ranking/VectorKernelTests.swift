@@ -189,6 +189,27 @@ struct VectorKernelTests {
         return h & 0x8000 != 0 ? -v : v
     }
 
+    @Test(
+        "A list long enough to split over the cores is scored as row by row, at either precision",
+        arguments: [VectorPrecision.float32, .float16])
+    func splitList(precision: VectorPrecision) {
+        let rows = 3 * VectorIndex.splitRows
+        let dimension = 64
+        var index = VectorIndex(dimension: dimension, precision: precision)
+        for r in 0..<rows { index.set(row: Int32(r), vector: Self.randomFloats(dimension, seed: UInt64(77 + r))) }
+        let query = Self.randomFloats(dimension, seed: 3)
+        // Scattered and out of order, as nominees and candidates come.
+        let list = (0..<(2 * VectorIndex.splitRows + 5)).map { Int32(($0 * 7919) % rows) }
+        #expect(Set(list).count == list.count)
+        for cached in [false, true] {
+            var scores = [Float](repeating: .nan, count: rows)
+            index.exactScores(for: query, rows: list, into: &scores, cached: cached)
+            for r in list { #expect(scores[Int(r)] == index.exactScore(for: query, row: r), "row \(r), cached \(cached)") }
+            let untouched = Set(0..<rows).subtracting(list.map(Int.init))
+            #expect(untouched.allSatisfy { scores[$0].isNaN })
+        }
+    }
+
     @Test("fp16 rows score as their fp32 conversions, over every row and over a list", arguments: [48, 256])
     func half(dimension: Int) {
         let rows = 131
