@@ -125,8 +125,7 @@ extension Ranker {
         let wanted = max(fusion.semanticCandidates, request.limit)
         let k = semantic.approximate ? state.vectors?.quantized?.nominees(for: wanted) ?? wanted : wanted
         let order = self.order
-        let best = bestByCosine(k: k)
-        var nominees = semantic.approximate ? best.unordered.map(\.row) : best.sorted(precedes: order.precedes).map(\.row)
+        var nominees = semantic.approximate ? approximateNominees(k: k) : bestByCosine(k: k).sorted(precedes: order.precedes).map(\.row)
         if semantic.approximate, let vectors = state.vectors {
             if request.mode == .hybrid { keepBoundMatches(among: nominees) }
             probeFloor()
@@ -137,8 +136,18 @@ extension Ranker {
             for row in nominees where !buffers.isCandidate[Int(row)] { rows.append(row) }
             rows += floorRows
             vectors.exactScores(for: semantic.queryVector, rows: rows, into: &buffers.cosine)
+            // Only nominees scoring at least the wanted-th best exact cosine can be kept: offer
+            // those (nominees come in no order, and offered in rising order each would replace
+            // the heap's root).
+            var floor = -Float.infinity
+            if nominees.count > wanted {
+                var scores = nominees.map { buffers.cosine[Int($0)] }
+                floor = Selection.largest(wanted, of: &scores)
+            }
             var exact = RowTopK(k: wanted)
-            for row in nominees { exact.insert(score: buffers.cosine[Int(row)], row: row, precedes: order.precedes) }
+            for row in nominees where buffers.cosine[Int(row)] >= floor {
+                exact.insert(score: buffers.cosine[Int(row)], row: row, precedes: order.precedes)
+            }
             nominees = exact.sorted(precedes: order.precedes).map(\.row)
         } else {
             probeFloor()
@@ -180,6 +189,48 @@ extension Ranker {
         // Nominated matches are candidates now (with high cosines, so rarely among these).
         let marks = buffers.isCandidate
         floorRows.removeAll { marks[Int($0)] }
+    }
+
+    /// The rows ``bestByCosine(k:)`` keeps, in no particular order: the int8 scan's nominees.
+    /// Without a filter, when the sampled floor holds, the rows at or above it give them at once
+    /// (``topRows(_:cosine:k:precedes:)``), with no heap of `k` built only to be read unordered.
+    private mutating func approximateNominees(k: Int) -> [Int32] {
+        let capacity = self.capacity
+        let order = self.order
+        if filter.admitsEveryLiveRow, let occupied = state.vectors?.occupied {
+            let rows: [Int32]? = buffers.cosine.withUnsafeBufferPointer { cosine in
+                guard let floor = Self.sampledFloor(cosine, capacity: capacity, k: k), let base = cosine.baseAddress else { return nil }
+                var rows: [Int32] = []
+                rows.reserveCapacity(2 * k)
+                LinearAlgebra.rowsAtLeast(base, count: capacity, floor, keep: occupied, into: &rows)
+                return rows.count >= k ? Self.topRows(rows, cosine: cosine, k: k, precedes: order.precedes) : nil
+            }
+            if let rows { return rows }
+        }
+        return bestByCosine(k: k).unordered.map(\.row)
+    }
+
+    /// The `k` best of `rows` (at least `k` of them) by score, ties to the row that `precedes`:
+    /// every row scoring above the k-th best score, then as many as are left of those scoring
+    /// it, in tie order. The set a ``RowTopK`` of `k` keeps when offered `rows`; rows in their
+    /// order, ties last.
+    static func topRows(_ rows: [Int32], cosine: UnsafeBufferPointer<Float>, k: Int, precedes: (Int32, Int32) -> Bool) -> [Int32] {
+        var scores = rows.map { cosine[Int($0)] }
+        let kth = Selection.largest(k, of: &scores)
+        var kept: [Int32] = []
+        kept.reserveCapacity(k)
+        var ties: [Int32] = []
+        for row in rows {
+            let score = cosine[Int(row)]
+            if score > kth {
+                kept.append(row)
+            } else if score == kth {
+                ties.append(row)
+            }
+        }
+        if kept.count + ties.count > k { ties.sort(by: precedes) }
+        kept += ties.prefix(k - kept.count)
+        return kept
     }
 
     /// The best `k` rows by cosine that pass the filters. Without a filter, the best rows by

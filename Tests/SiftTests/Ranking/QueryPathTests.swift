@@ -24,7 +24,7 @@ struct QueryPathTests {
         }
     }
 
-    @Test("Nominees from the sampled floor are the best occupied rows by score, ties by row, as offering every row")
+    @Test("Nominees from the sampled floor are the best occupied rows by score, ties by row, as offering every row, ordered or not")
     func sampledNomineesEqualFullSelection() throws {
         var rng = SplitMix64(seed: 5)
         let capacity = 40_000
@@ -48,6 +48,14 @@ struct QueryPathTests {
             }
             let reference = (0..<capacity).filter { occupied[$0] }.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }
             #expect(selected == reference.prefix(k).map(Int32.init), "k \(k)")
+            // The unordered nominees of the int8 path: the same set, ties cut by the same order,
+            // here with the larger row first.
+            let later = { (a: Int32, b: Int32) in a > b }
+            let rows = (0..<capacity).filter { occupied[$0] && scores[$0] >= 0.3 }.map(Int32.init)
+            let top = scores.withUnsafeBufferPointer { Ranker.topRows(rows, cosine: $0, k: min(k, rows.count), precedes: later) }
+            let expected = rows.sorted { scores[Int($0)] != scores[Int($1)] ? scores[Int($0)] > scores[Int($1)] : $0 > $1 }
+            #expect(top.count == min(k, rows.count))
+            #expect(Set(top) == Set(expected.prefix(min(k, rows.count))), "k \(k)")
         }
         // Too few rows for a sample to pay: no floor.
         #expect(scores.withUnsafeBufferPointer { Ranker.sampledFloor($0, capacity: 4_000, k: 1_000) } == nil)
