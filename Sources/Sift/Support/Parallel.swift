@@ -1,9 +1,11 @@
 import Foundation
 
-/// The split of work over the cores: the one place Sift calls `DispatchQueue.concurrentPerform`.
+/// The split of work over the cores, on Sift's ``WorkerPool``.
 ///
-/// GCD hands the iterations out as threads free up, the calling thread included, and returns
-/// when all are done; a core busy elsewhere delays at most the iteration it holds. The bodies
+/// The pool hands the iterations out as threads free up, the calling thread included, and
+/// returns when all are done; a core busy elsewhere delays at most the iteration it holds. A
+/// call that finds the pool busy (nested in another's iteration, or from another thread at the
+/// same time) runs on `DispatchQueue.concurrentPerform` instead. The bodies
 /// given here are not `@Sendable`: each caller promises that its iterations touch disjoint
 /// memory (each writes only its own rows, results or worker), and this file is where that
 /// promise is taken on trust (`nonisolated(unsafe)`), so the call sites need no unsafe captures.
@@ -24,6 +26,7 @@ enum Parallel {
             if iterations == 1 { body(0) }
             return
         }
+        if WorkerPool.shared.run(iterations: iterations, body) { return }
         withoutActuallyEscaping(body) { body in
             // Each iteration touches only its own part of what `body` captures (see above).
             nonisolated(unsafe) let body = body

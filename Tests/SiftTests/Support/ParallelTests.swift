@@ -75,4 +75,35 @@ struct ParallelTests {
             #expect(finished == Array(0..<made))
         }
     }
+
+    @Test("The worker pool runs every iteration of job after job exactly once, also after its workers went to sleep")
+    func poolJobsInARow() {
+        for round in 0..<300 {
+            let count = 1 + round % 37
+            let counter = VisitCounter(count)
+            if round % 100 == 99 { Thread.sleep(forTimeInterval: 0.005) }  // past the spin: the workers sleep
+            Parallel.forEach(iterations: count) { counter.visit($0) }
+            #expect(counter.visits == Array(repeating: 1, count: count), "round \(round)")
+        }
+    }
+
+    @Test("A split inside a split, or from two threads at once, still visits every iteration once")
+    func poolNestedAndConcurrent() async {
+        let outer = VisitCounter(8 * 50)
+        Parallel.forEach(iterations: 8) { o in
+            // The pool is busy with the outer loop: the inner one runs without it.
+            Parallel.forEach(iterations: 50) { outer.visit(o * 50 + $0) }
+        }
+        #expect(outer.visits == Array(repeating: 1, count: 400))
+        let counters = (0..<4).map { _ in VisitCounter(2_000) }
+        await withTaskGroup(of: Void.self) { group in
+            for c in counters {
+                group.addTask {
+                    for _ in 0..<5 { Parallel.forEachChunk(count: 400, chunks: 16) { _, range in for i in range { c.visit(i) } } }
+                    for i in 400..<2_000 { c.visit(i) }
+                }
+            }
+        }
+        for c in counters { #expect(c.visits == Array(repeating: 5, count: 400) + Array(repeating: 1, count: 1_600)) }
+    }
 }
