@@ -9,9 +9,9 @@ import Foundation
 /// and on a virtual machine whose idle core halts, waking a sleeping worker took longer than
 /// the work it was woken for. With a busy loop on the other core as a stand-in for a worker
 /// that had not gone to sleep, hybrid p50 at 100k went 1.25–1.38 → 1.14–1.25 ms (paired,
-/// `sift-bench --profile-queries`). A worker here spins with the CPU's pause hint for
-/// ``spinNanoseconds`` after each job (as OpenMP runtimes and OpenBLAS keep their threads
-/// awake a while), then sleeps on a condition until the next.
+/// `sift-bench --profile-queries`). A worker here spins for ``spinNanoseconds`` after each job
+/// (as OpenMP runtimes and OpenBLAS keep their threads awake a while), yielding its core to
+/// any other thread that is ready to run, then sleeps on a condition until the next.
 ///
 /// One job at a time: a call that finds the pool busy (a nested call, or another thread's
 /// query) gets `false` and runs its loop alone, as ``Parallel`` promises the same results
@@ -72,7 +72,7 @@ final class WorkerPool: @unchecked Sendable {
                 wake.unlock()
             }
             drain()
-            while sift_atomic_load(finished) < Int64(count) { sift_spin_pause() }
+            while sift_atomic_load(finished) < Int64(count) { Self.pause() }
             // Every iteration was claimed and has returned: no thread holds `body` now.
             sift_atomic_store(next, Self.closed)
             self.body = nil
@@ -97,14 +97,22 @@ final class WorkerPool: @unchecked Sendable {
         body!(i)
     }
 
+    /// A moment's wait in a spin: the CPU's pause hint, then the core to any other thread
+    /// that is ready to run on it (the spin keeps a core only while nothing else wants it).
+    private static func pause() {
+        for _ in 0..<8 { sift_spin_pause() }
+        sched_yield()
+    }
+
     /// A worker: spins for a new generation, sleeps when none comes, works on each.
     private func work() {
-        var seen = sift_atomic_load(generation)
+        // Generation 0 is the pool's start: a job posted before this thread ran is still new.
+        var seen: Int64 = 0
         while true {
             let start = DispatchTime.now().uptimeNanoseconds
             var current = sift_atomic_load(generation)
             while current == seen && DispatchTime.now().uptimeNanoseconds &- start < Self.spinNanoseconds {
-                for _ in 0..<32 { sift_spin_pause() }
+                Self.pause()
                 current = sift_atomic_load(generation)
             }
             if current == seen {
