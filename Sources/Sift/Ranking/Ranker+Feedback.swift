@@ -27,11 +27,41 @@ extension Ranker {
         let unmatched = unmatchedCandidates()
         let before = unmatched.map { buffers.cosine[Int($0)] }
         // The first pass has just read these rows (``nominateBySemantic()``).
-        vectors.exactScores(
-            for: q2, rows: floorRows.isEmpty ? candidates : candidates + floorRows, into: &buffers.cosine,
-            cached: semantic.approximate)
+        let rows = floorRows.isEmpty ? candidates : candidates + floorRows
+        let cached = semantic.approximate
+        if let guess = first.sorted(precedes: order.precedes).first?.row, speculatesFeedbackTerms {
+            // Keyword feedback will want the terms of the best result after this re-scoring,
+            // and the best before it usually stays best: its terms are found on the other core
+            // meanwhile, and used only if it did (``applyKeywordFeedback()``).
+            let (items, keyword) = (state.items, state.keyword)
+            let (exclude, count) = (feedbackExclusions, fusion.keywordFeedbackTerms)
+            var cosine: [Float] = []
+            swap(&cosine, &buffers.cosine)
+            var terms: [KeywordIndex.FeedbackTerm] = []
+            // Task 0 writes only `cosine`, task 1 only `terms`.
+            Parallel.forEach(iterations: 2) { task in
+                if task == 0 {
+                    vectors.exactScores(for: q2, rows: rows, into: &cosine, cached: cached)
+                } else {
+                    terms = keyword.feedbackTerms(of: [items[Int(guess)]!], exclude: exclude, count: count)
+                }
+            }
+            swap(&cosine, &buffers.cosine)
+            speculatedFeedback = (guess, terms)
+        } else {
+            vectors.exactScores(for: q2, rows: rows, into: &buffers.cosine, cached: cached)
+        }
         for (i, row) in unmatched.enumerated() { buffers.cosine[Int(row)] = min(buffers.cosine[Int(row)], before[i]) }
     }
+
+    /// Whether vector feedback finds keyword feedback's terms for its own best first-pass
+    /// result beside its re-scoring: keyword feedback from one document will run, on 2+ cores.
+    private var speculatesFeedbackTerms: Bool {
+        fusion.keywordFeedbackDocuments == 1 && fusion.keywordFeedbackTerms > 0 && Parallel.cores > 1
+    }
+
+    /// The query's own index terms, which feedback never adds.
+    private var feedbackExclusions: Set<String> { Set(request.terms.flatMap(\.terms)) }
 
     /// The candidates that match neither a query word nor its meaning: no BM25F and no cosine at
     /// or above ``FusionParameters/semanticMatchThreshold``.
@@ -51,10 +81,14 @@ extension Ranker {
         guard request.mode == .hybrid, fusion.keywordFeedbackDocuments > 0, fusion.keywordFeedbackTerms > 0, semantic.hasCosine,
             case .linear(let alpha) = fusion.method
         else { return }
-        let first = firstPass(alpha: alpha, count: fusion.keywordFeedbackDocuments)
-        let feedbackItems = first.sorted(precedes: order.precedes).map { state.items[Int($0.row)]! }
-        let exclude = Set(request.terms.flatMap(\.terms))
-        let terms = state.keyword.feedbackTerms(of: feedbackItems, exclude: exclude, count: fusion.keywordFeedbackTerms)
+        let first = firstPass(alpha: alpha, count: fusion.keywordFeedbackDocuments).sorted(precedes: order.precedes).map(\.row)
+        let terms: [KeywordIndex.FeedbackTerm]
+        if let speculated = speculatedFeedback, first == [speculated.row] {
+            terms = speculated.terms
+        } else {
+            terms = state.keyword.feedbackTerms(
+                of: first.map { state.items[Int($0)]! }, exclude: feedbackExclusions, count: fusion.keywordFeedbackTerms)
+        }
         report.feedbackTerms = terms
         let scale = fusion.keywordFeedbackWeight * Float(request.terms.count)
 

@@ -90,6 +90,9 @@ struct Ranker {
     var floorRows: [Int32] = []
     var semantic = SemanticHalf()
     var keywordFeedback = KeywordFeedbackTrace()
+    /// The keyword feedback terms that vector feedback found for its best first-pass result,
+    /// and that row.
+    var speculatedFeedback: (row: Int32, terms: [KeywordIndex.FeedbackTerm])?
     var normalizer = MinMaxNormalizer()
     var reciprocalRanks = ReciprocalRanks()
 
