@@ -275,16 +275,21 @@ __attribute__((target("avx512f,avx512bw,avx512vnni,avx2"))) static void scores_i
 
 // MARK: Threshold search
 
+/// Bit j set when `x[j] >= t` (false for NaN), for j in [0, 32).
+__attribute__((target("avx2"))) static inline unsigned at_least_mask32(const float *x, __m256 tv) {
+    __m256 a = _mm256_cmp_ps(_mm256_loadu_ps(x), tv, _CMP_GE_OQ);
+    __m256 b = _mm256_cmp_ps(_mm256_loadu_ps(x + 8), tv, _CMP_GE_OQ);
+    __m256 c = _mm256_cmp_ps(_mm256_loadu_ps(x + 16), tv, _CMP_GE_OQ);
+    __m256 d = _mm256_cmp_ps(_mm256_loadu_ps(x + 24), tv, _CMP_GE_OQ);
+    return (unsigned)_mm256_movemask_ps(a) | ((unsigned)_mm256_movemask_ps(b) << 8)
+        | ((unsigned)_mm256_movemask_ps(c) << 16) | ((unsigned)_mm256_movemask_ps(d) << 24);
+}
+
 __attribute__((target("avx2"))) static size_t next_at_least_avx2(const float *x, size_t n, float t) {
     const __m256 tv = _mm256_set1_ps(t);
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
-        __m256 a = _mm256_cmp_ps(_mm256_loadu_ps(x + i), tv, _CMP_GE_OQ);
-        __m256 b = _mm256_cmp_ps(_mm256_loadu_ps(x + i + 8), tv, _CMP_GE_OQ);
-        __m256 c = _mm256_cmp_ps(_mm256_loadu_ps(x + i + 16), tv, _CMP_GE_OQ);
-        __m256 d = _mm256_cmp_ps(_mm256_loadu_ps(x + i + 24), tv, _CMP_GE_OQ);
-        unsigned mask = (unsigned)_mm256_movemask_ps(a) | ((unsigned)_mm256_movemask_ps(b) << 8)
-            | ((unsigned)_mm256_movemask_ps(c) << 16) | ((unsigned)_mm256_movemask_ps(d) << 24);
+        unsigned mask = at_least_mask32(x + i, tv);
         if (mask) return i + (size_t)__builtin_ctz(mask);
     }
     for (; i < n; i++) if (x[i] >= t) return i;
@@ -307,12 +312,7 @@ __attribute__((target("avx2"))) static size_t rows_at_least_avx2(const float *x,
             *start = i;
             return written;
         }
-        __m256 a = _mm256_cmp_ps(_mm256_loadu_ps(x + i), tv, _CMP_GE_OQ);
-        __m256 b = _mm256_cmp_ps(_mm256_loadu_ps(x + i + 8), tv, _CMP_GE_OQ);
-        __m256 c = _mm256_cmp_ps(_mm256_loadu_ps(x + i + 16), tv, _CMP_GE_OQ);
-        __m256 d = _mm256_cmp_ps(_mm256_loadu_ps(x + i + 24), tv, _CMP_GE_OQ);
-        unsigned mask = (unsigned)_mm256_movemask_ps(a) | ((unsigned)_mm256_movemask_ps(b) << 8)
-            | ((unsigned)_mm256_movemask_ps(c) << 16) | ((unsigned)_mm256_movemask_ps(d) << 24);
+        unsigned mask = at_least_mask32(x + i, tv);
         while (mask) {
             size_t r = i + (size_t)__builtin_ctz(mask);
             if (r < keep_count && keep[r]) out[written++] = (int32_t)r;

@@ -9,13 +9,14 @@ import Foundation
 /// and on a virtual machine whose idle core halts, waking a sleeping worker took longer than
 /// the work it was woken for. With a busy loop on the other core as a stand-in for a worker
 /// that had not gone to sleep, hybrid p50 at 100k went 1.25–1.38 → 1.14–1.25 ms (paired,
-/// `sift-bench --profile-queries`). A worker here spins for ``spinNanoseconds`` after each job
-/// (as OpenMP runtimes and OpenBLAS keep their threads awake a while), yielding its core to
-/// any other thread that is ready to run, then sleeps on a condition until the next.
+/// `sift-bench --profile-queries`); with this pool, 0.93–1.03 → 0.84–0.96 ms. A worker here
+/// spins for ``spinNanoseconds`` after each job (as OpenMP runtimes and OpenBLAS keep their
+/// threads awake a while), yielding its core to any other thread that is ready to run, then
+/// sleeps on a condition until the next.
 ///
 /// One job at a time: a call that finds the pool busy (a nested call, or another thread's
-/// query) gets `false` and runs its loop alone, as ``Parallel`` promises the same results
-/// either way.
+/// query) gets `false`, and ``Parallel`` runs it on `concurrentPerform` instead, with the same
+/// results.
 final class WorkerPool: @unchecked Sendable {
     /// The pool of this process: ``Parallel/cores`` − 1 workers, started at first use.
     static let shared = WorkerPool(workers: Parallel.cores - 1)
