@@ -199,11 +199,8 @@ extension Ranker {
         let order = self.order
         if filter.admitsEveryLiveRow, let occupied = state.vectors?.occupied {
             let rows: [Int32]? = buffers.cosine.withUnsafeBufferPointer { cosine in
-                guard let floor = Self.sampledFloor(cosine, capacity: capacity, k: k), let base = cosine.baseAddress else { return nil }
-                var rows: [Int32] = []
-                rows.reserveCapacity(2 * k)
-                LinearAlgebra.rowsAtLeast(base, count: capacity, floor, keep: occupied, into: &rows)
-                return rows.count >= k ? Self.topRows(rows, cosine: cosine, k: k, precedes: order.precedes) : nil
+                guard let floor = Self.sampledFloor(cosine, capacity: capacity, k: k) else { return nil }
+                return Self.nominees(cosine, capacity: capacity, atLeast: floor, k: k, occupied: occupied, precedes: order.precedes)
             }
             if let rows { return rows }
         }
@@ -247,9 +244,9 @@ extension Ranker {
         let occupied = filter.admitsEveryLiveRow ? state.vectors?.occupied : nil
         buffers.cosine.withUnsafeBufferPointer { cosine in
             if let occupied, let floor = Self.sampledFloor(cosine, capacity: capacity, k: k),
-                let fast = Self.nominate(cosine, capacity: capacity, atLeast: floor, k: k, occupied: occupied, precedes: order.precedes)
+                let rows = Self.nominees(cosine, capacity: capacity, atLeast: floor, k: k, occupied: occupied, precedes: order.precedes)
             {
-                best = fast
+                for row in rows { best.insert(score: cosine[Int(row)], row: row, precedes: order.precedes) }
                 return
             }
             guard let occupied else {
@@ -293,25 +290,20 @@ extension Ranker {
         return floor
     }
 
-    /// The best `k` occupied rows by score when at least `k` of them score `floor` or more:
-    /// only those rows are offered (found with the SIMD threshold search), so the selection is
-    /// that of offering every row. nil when fewer than `k` reach `floor`.
-    static func nominate(
+    /// The best `k` occupied rows by score, in no particular order, when at least `k` of them
+    /// score `floor` or more: only those rows are looked at (found with the SIMD threshold
+    /// search, `sift_rows_at_least`), so the set is that of offering every row to a
+    /// ``RowTopK`` of `k` (``topRows(_:cosine:k:precedes:)``). nil when fewer than `k` reach
+    /// `floor`.
+    static func nominees(
         _ cosine: UnsafeBufferPointer<Float>, capacity: Int, atLeast floor: Float, k: Int, occupied: [Bool],
         precedes: (Int32, Int32) -> Bool
-    ) -> RowTopK? {
+    ) -> [Int32]? {
         guard capacity > 0, let base = cosine.baseAddress else { return nil }
         var rows: [Int32] = []
         rows.reserveCapacity(2 * k)
         LinearAlgebra.rowsAtLeast(base, count: capacity, floor, keep: occupied, into: &rows)
-        guard rows.count >= k else { return nil }
-        // Only the rows scoring at least the k-th best score (by quickselect) can be kept: offer
-        // those, so the heap fills with few replacements.
-        var scores = rows.map { cosine[Int($0)] }
-        let kth = Selection.largest(k, of: &scores)
-        var best = RowTopK(k: k)
-        for row in rows where cosine[Int(row)] >= kth { best.insert(score: cosine[Int(row)], row: row, precedes: precedes) }
-        return best
+        return rows.count >= k ? topRows(rows, cosine: cosine, k: k, precedes: precedes) : nil
     }
 
     /// The best rows by score that `passes`, offered to `best` (the threshold search runs in

@@ -42,9 +42,9 @@ struct QueryPathTests {
         for k in [10, 100, 1_000] {
             let selected = try scores.withUnsafeBufferPointer { cosine in
                 let floor = try #require(Ranker.sampledFloor(cosine, capacity: capacity, k: k))
-                let best = try #require(
-                    Ranker.nominate(cosine, capacity: capacity, atLeast: floor, k: k, occupied: occupied, precedes: precedes))
-                return best.sorted(precedes: precedes).map(\.row)
+                let rows = try #require(
+                    Ranker.nominees(cosine, capacity: capacity, atLeast: floor, k: k, occupied: occupied, precedes: precedes))
+                return rows.sorted { scores[Int($0)] != scores[Int($1)] ? scores[Int($0)] > scores[Int($1)] : precedes($0, $1) }
             }
             let reference = (0..<capacity).filter { occupied[$0] }.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }
             #expect(selected == reference.prefix(k).map(Int32.init), "k \(k)")
