@@ -15,8 +15,7 @@ extension Ranker {
             scanVectors()
             return
         }
-        semantic.queryVector = QueryTermWeights(keyword: state.keyword, exponent: fusion.queryTermWeighting).embed(
-            request.text, with: embedder)
+        semantic.queryVector = queryVector(with: embedder)
         // The scan writes only `cosine`, the task beside it everything else.
         var cosine: [Float] = []
         swap(&cosine, &buffers.cosine)
@@ -30,6 +29,11 @@ extension Ranker {
         semantic.hasCosine = true
     }
 
+    /// The query's vector: each word's features weighted by its idf in this index.
+    private func queryVector(with embedder: any Embedder) -> [Float] {
+        QueryTermWeights(keyword: state.keyword, exponent: fusion.queryTermWeighting).embed(request.text, with: embedder)
+    }
+
     /// Keyword half: BM25F of every row that matches the query's terms (none in semantic mode).
     mutating func scoreKeywordMatches() {
         if request.mode != .semantic { state.keyword.accumulate(request.terms, into: &buffers.accumulator) }
@@ -41,8 +45,7 @@ extension Ranker {
     /// (``nominateBySemantic()``).
     mutating func scanVectors() {
         guard request.mode != .keyword, let embedder, let vectors = state.vectors else { return }
-        semantic.queryVector = QueryTermWeights(keyword: state.keyword, exponent: fusion.queryTermWeighting).embed(
-            request.text, with: embedder)
+        semantic.queryVector = queryVector(with: embedder)
         if let quantized = vectors.quantized, vectors.capacity >= quantizedScanMinimumRows {
             quantized.approximateScores(for: semantic.queryVector, into: &buffers.cosine)
             semantic.approximate = true
