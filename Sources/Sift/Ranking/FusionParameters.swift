@@ -28,15 +28,18 @@ public struct FusionParameters: Sendable, Equatable {
     /// out still set the fusion's cosine floor (their lowest cosines are scored), so the fused
     /// scores are those of every match. The default, ``automaticKeywordCandidates``, takes every
     /// match on an index of fewer than ``automaticBoundRows`` rows and bounds a larger one at
-    /// max(1,000, rows / 100): the same share of the index, so of a query's matches, at every
-    /// size. It bounds the work of a query whose words match much of a large index (at 100k
-    /// synthetic items a query has p50 4,300 matches, p90 12,000). On the bench's 1,000 queries
-    /// at 100k the default's hybrid top 10 held 99.98% of the exact path's (every match, exact
-    /// scan; `Benchmarks/RESULTS.md`, query-path round). SciFact and Cranfield (5,183 and 1,400
-    /// documents) are below the size, so their rankings are unchanged.
+    /// max(1,000, √(10 · rows)): 1,000 up to 100k rows, 3,162 at 1M. It bounds the work of a
+    /// query whose words match much of a large index (at 100k synthetic items a query has p50
+    /// 4,300 matches, p90 12,000; ten times as many at 1M). The bound grows more slowly than the
+    /// index because what can lift a match from below it into the top 10 is its cosine, and the
+    /// int8 scan's nominees among the matches stay candidates at any bound. On the bench's 1,000
+    /// queries at 100k the default's hybrid top 10 held 99.98% of the exact path's (every match,
+    /// exact scan); on 300 at 1M, 99.90% (rows / 100, the bound before: 99.93%; `Benchmarks/RESULTS.md`).
+    /// SciFact and Cranfield (5,183 and 1,400 documents) are below the size, so their rankings
+    /// are unchanged.
     public var keywordCandidates: Int
     /// ``keywordCandidates``' default: every match below ``automaticBoundRows`` rows, else a
-    /// bound of max(1,000, rows / 100).
+    /// bound of max(1,000, √(10 · rows)).
     public static let automaticKeywordCandidates = -1
     /// The fewest rows on which ``automaticKeywordCandidates`` bounds the keyword candidates.
     public static let automaticBoundRows = 16_384
@@ -98,6 +101,6 @@ public struct FusionParameters: Sendable, Equatable {
     /// The bound on keyword candidates for an index of `rows` rows (free ones included); 0: none.
     package func keywordCandidateBound(rows: Int) -> Int {
         guard keywordCandidates < 0 else { return keywordCandidates }
-        return rows < Self.automaticBoundRows ? 0 : max(1_000, rows / 100)
+        return rows < Self.automaticBoundRows ? 0 : max(1_000, Int((10 * Double(rows)).squareRoot()))
     }
 }

@@ -89,28 +89,21 @@ extension Ranker {
         guard request.mode == .hybrid, m > 0, candidates.count > m else { return }
         let titled = priors.titled
         let accumulator = buffers.accumulator
-        var scores: [Float] = []
-        scores.reserveCapacity(candidates.count)
-        bm25.withUnsafeBufferPointer { bm25 in
-            candidates.withUnsafeBufferPointer { rows in
-                // The rows' scores are scattered reads.
-                for i in 0..<rows.count {
-                    if i % ScatteredReads.block == 0 {
-                        ScatteredReads.prefetch(rows, before: i, (UnsafeRawPointer(bm25.baseAddress), MemoryLayout<Float>.stride))
-                    }
-                    let row = rows[i]
-                    guard !(titled && accumulator.mayBeginTitle(row: row)) else { continue }
-                    scores.append(bm25[Int(row)])
-                }
-            }
+        // Every match's score, read once (scattered reads, ahead of need); then the floor among
+        // those that the title-prefix boost cannot lift, then the split.
+        let scores = bm25.withUnsafeBufferPointer { ScatteredReads.gather($0, at: candidates) }
+        var unlifted = scores
+        if titled {
+            unlifted = []
+            unlifted.reserveCapacity(candidates.count)
+            for (i, row) in candidates.enumerated() where !accumulator.mayBeginTitle(row: row) { unlifted.append(scores[i]) }
         }
-        guard scores.count >= m else { return }
-        let floor = Selection.largest(m, of: &scores)
-        let bm25 = self.bm25
+        guard unlifted.count >= m else { return }
+        let floor = Self.largest(m, of: unlifted)
         var kept: [Int32] = []
         kept.reserveCapacity(m + m / 4)
-        for row in candidates {
-            if bm25[Int(row)] >= floor || (titled && accumulator.mayBeginTitle(row: row)) {
+        for (i, row) in candidates.enumerated() {
+            if scores[i] >= floor || (titled && accumulator.mayBeginTitle(row: row)) {
                 kept.append(row)
             } else {
                 floorRows.append(row)
@@ -184,27 +177,64 @@ extension Ranker {
     private mutating func probeFloor() {
         guard !floorRows.isEmpty else { return }
         if floorRows.count > Self.floorProbes {
-            let cosine = buffers.cosine
-            var negated = floorRows.map { -cosine[Int($0)] }
-            let ceiling = -Selection.largest(Self.floorProbes, of: &negated)
-            floorRows.removeAll { cosine[Int($0)] > ceiling }
+            floorRows = buffers.cosine.withUnsafeBufferPointer { Self.lowest(Self.floorProbes, of: floorRows, cosine: $0) }
         }
         // Nominated matches are candidates now (with high cosines, so rarely among these).
         let marks = buffers.isCandidate
         floorRows.removeAll { marks[Int($0)] }
     }
 
+    /// The rows of `rows` whose cosine is at most the `count`-th lowest (ties all kept), in
+    /// their order.
+    static func lowest(_ count: Int, of rows: [Int32], cosine: UnsafeBufferPointer<Float>) -> [Int32] {
+        let negated = ScatteredReads.gather(cosine, at: rows).map { -$0 }
+        let ceiling = Self.largest(count, of: negated)
+        var kept: [Int32] = []
+        kept.reserveCapacity(count)
+        for (i, row) in rows.enumerated() where !(negated[i] < ceiling) { kept.append(row) }
+        return kept
+    }
+
+    /// The `m`-th largest of `values`: found among those at or above a sampled floor
+    /// (``sampledFloor(_:capacity:k:)``), when at least `m` are, else among all of them.
+    static func largest(_ m: Int, of values: [Float]) -> Float {
+        values.withUnsafeBufferPointer { v in
+            if let floor = sampledFloor(v, capacity: v.count, k: m) {
+                var above: [Float] = []
+                above.reserveCapacity(4 * m)
+                for x in v where x >= floor { above.append(x) }
+                if above.count >= m { return Selection.largest(m, of: &above) }
+            }
+            var all = Array(v)
+            return Selection.largest(m, of: &all)
+        }
+    }
+
     /// The rows ``bestByCosine(k:)`` keeps, in no particular order: the int8 scan's nominees.
     /// Without a filter, when the sampled floor holds, the rows at or above it give them at once
-    /// (``topRows(_:cosine:k:precedes:)``), with no heap of `k` built only to be read unordered.
+    /// (``topRows(_:cosine:k:precedes:)``), with no heap of `k` built only to be read unordered;
+    /// meanwhile, when the bound left out many matches, the floor's probes are chosen among
+    /// them on the other core (``probeFloor()`` then only drops the nominated).
     private mutating func approximateNominees(k: Int) -> [Int32] {
         let capacity = self.capacity
         let order = self.order
         if filter.admitsEveryLiveRow, let occupied = state.vectors?.occupied {
-            let rows: [Int32]? = buffers.cosine.withUnsafeBufferPointer { cosine in
-                guard let floor = Self.sampledFloor(cosine, capacity: capacity, k: k) else { return nil }
-                return Self.nominees(cosine, capacity: capacity, atLeast: floor, k: k, occupied: occupied, precedes: order.precedes)
+            let matches = floorRows.count > Self.floorProbes && Parallel.cores > 1 ? floorRows : nil
+            var rows: [Int32]?
+            var probes: [Int32] = []
+            buffers.cosine.withUnsafeBufferPointer { cosine in
+                // Both tasks only read `cosine`; task 0 writes only `rows`, task 1 only `probes`.
+                Parallel.forEach(iterations: matches == nil ? 1 : 2) { task in
+                    if task == 0 {
+                        rows = Self.sampledFloor(cosine, capacity: capacity, k: k).flatMap { floor in
+                            Self.nominees(cosine, capacity: capacity, atLeast: floor, k: k, occupied: occupied, precedes: order.precedes)
+                        }
+                    } else if let matches {
+                        probes = Self.lowest(Self.floorProbes, of: matches, cosine: cosine)
+                    }
+                }
             }
+            if matches != nil { floorRows = probes }
             if let rows { return rows }
         }
         return bestByCosine(k: k).unordered.map(\.row)

@@ -27,4 +27,18 @@ enum ScatteredReads {
             base + ahead, MemoryLayout<Record>.stride, min(block, records.count - ahead), rows.lowerBound, rows.upperBound,
             a.base, a.stride, b.base, b.stride, c.base, c.stride)
     }
+
+    /// `values[row]` for each of `rows`, in their order: the scattered reads asked for ahead.
+    static func gather(_ values: UnsafeBufferPointer<Float>, at rows: [Int32]) -> [Float] {
+        let table = (UnsafeRawPointer(values.baseAddress), MemoryLayout<Float>.stride)
+        return rows.withUnsafeBufferPointer { rows in
+            [Float](unsafeUninitializedCapacity: rows.count) { out, n in
+                for i in 0..<rows.count {
+                    if i % block == 0 { prefetch(rows, before: i, table) }
+                    out[i] = values[Int(rows[i])]
+                }
+                n = rows.count
+            }
+        }
+    }
 }

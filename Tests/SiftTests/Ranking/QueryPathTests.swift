@@ -24,6 +24,23 @@ struct QueryPathTests {
         }
     }
 
+    @Test("The m-th largest through a sampled floor, and the rows of the lowest scores, equal a sort's, on few and many values")
+    func sampledSelectionMatchesSort() {
+        var rng = SplitMix64(seed: 23)
+        for (count, distinct) in [(300, 1_000), (9_000, 7), (50_000, 100_000), (50_000, 40)] {
+            let values = (0..<count).map { _ in Float(Int(rng.next() % UInt64(distinct)) - distinct / 3) / 11 }
+            let sorted = values.sorted(by: >)
+            for m in [1, 256, 3_162, count] where m <= count {
+                #expect(Ranker.largest(m, of: values) == sorted[m - 1], "count \(count), m \(m)")
+            }
+            // The rows whose score is at most the 256th lowest (ties kept), in their order.
+            let rows = (0..<Int32(count)).reversed().map { $0 }
+            let ceiling = values.sorted()[min(256, count) - 1]
+            let lowest = values.withUnsafeBufferPointer { Ranker.lowest(min(256, count), of: rows, cosine: $0) }
+            #expect(lowest == rows.filter { values[Int($0)] <= ceiling }, "count \(count)")
+        }
+    }
+
     @Test("Nominees from the sampled floor are the best occupied rows by score, ties by row, as offering every row, ordered or not")
     func sampledNomineesEqualFullSelection() throws {
         var rng = SplitMix64(seed: 5)
@@ -142,7 +159,7 @@ struct QueryPathTests {
     }
 
     @Test(
-        "The automatic bound on keyword candidates: none on a small index, max(1,000, rows / 100) on a large one, an explicit value as given"
+        "The automatic bound on keyword candidates: none on a small index, max(1,000, √(10 · rows)) on a large one, an explicit value as given"
     )
     func automaticKeywordBound() {
         let automatic = FusionParameters.default
@@ -151,7 +168,8 @@ struct QueryPathTests {
         #expect(automatic.keywordCandidateBound(rows: FusionParameters.automaticBoundRows - 1) == 0)
         #expect(automatic.keywordCandidateBound(rows: FusionParameters.automaticBoundRows) == 1_000)
         #expect(automatic.keywordCandidateBound(rows: 100_000) == 1_000)
-        #expect(automatic.keywordCandidateBound(rows: 1_000_000) == 10_000)
+        #expect(automatic.keywordCandidateBound(rows: 400_000) == 2_000)
+        #expect(automatic.keywordCandidateBound(rows: 1_000_000) == 3_162)
         var explicit = FusionParameters.default
         explicit.keywordCandidates = 0
         #expect(explicit.keywordCandidateBound(rows: 1_000_000) == 0)
