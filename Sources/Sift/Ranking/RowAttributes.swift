@@ -52,6 +52,13 @@ struct RowAttributes: Sendable {
             return code
         }
 
+        /// ``code(of:)`` for a name given as its UTF-8 bytes, made a string only when it is not
+        /// the last new name (the common run of one domain).
+        mutating func code(ofUTF8 bytes: UnsafeRawBufferPointer) -> UInt32 {
+            if var last = names.last, last.withUTF8({ $0.elementsEqual(bytes) }) { return UInt32(names.count - 1) }
+            return code(of: String(decoding: bytes, as: UTF8.self))
+        }
+
         /// The code of `domain`, if it has one.
         func existingCode(of domain: String) -> UInt32? { codes[domain] }
     }
@@ -75,11 +82,16 @@ struct RowAttributes: Sendable {
 
     /// The entry of `item` with its domain coded as `domain`.
     static func entry(for item: SearchableItem, domain: UInt32) -> Entry {
+        entry(expires: item.expires, date: item.date, rankingHint: item.rankingHint, domain: domain)
+    }
+
+    /// The entry of an item with these attributes and its domain coded as `domain`.
+    static func entry(expires: Date?, date: Date?, rankingHint: Int?, domain: UInt32) -> Entry {
         Entry(
-            expires: item.expires?.timeIntervalSinceReferenceDate ?? .infinity,
-            date: item.date?.timeIntervalSinceReferenceDate ?? .nan,
+            expires: expires?.timeIntervalSinceReferenceDate ?? .infinity,
+            date: date?.timeIntervalSinceReferenceDate ?? .nan,
             domain: domain,
-            hint: item.rankingHint.map { Int8(min(max($0, 0), 100)) } ?? Self.noHint)
+            hint: rankingHint.map { Int8(min(max($0, 0), 100)) } ?? Self.noHint)
     }
 
     /// The attributes of restored rows: `entries`, one per row, whose domains are coded by

@@ -198,7 +198,7 @@ enum IndexSnapshot {
 
     /// What one task of the parallel decode produced.
     private enum Decoded {
-        case checksum(UInt64)
+        case checksum(UInt64?)
         case items(rows: Range<Int>, domains: [String])
         case domains([String: String?])
         case keyword(KeywordIndex, holds: [Bool])
@@ -242,8 +242,7 @@ enum IndexSnapshot {
                 Parallel.forEach(iterations: tasks) { task in
                     let bytes = UnsafeRawBufferPointer(start: base, count: count)
                     guard task > 0 else {
-                        (out + task).initialize(
-                            to: .checksum(SnapshotChecksum.of(UnsafeRawBufferPointer(rebasing: bytes[0..<(count - 8)]))))
+                        (out + task).initialize(to: .checksum(file.checksum(ofFirst: count - 8)))
                         return
                     }
                     let section = sections[order[task - 1]]
@@ -256,9 +255,10 @@ enum IndexSnapshot {
             }
         }
         let stored = UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-        guard case .checksum(let computed) = results[0], computed == stored else {
-            throw SnapshotRejection("the snapshot is damaged (checksum mismatch)")
+        guard case .checksum(let computed) = results[0], let computed else {
+            throw SnapshotRejection("the snapshot cannot be read to its end (a read failed while checking its checksum)")
         }
+        guard computed == stored else { throw SnapshotRejection("the snapshot is damaged (checksum mismatch)") }
         // Back in file order.
         var bySection = [Decoded?](repeating: nil, count: sections.count)
         for (task, i) in order.enumerated() { bySection[i] = results[task + 1] }

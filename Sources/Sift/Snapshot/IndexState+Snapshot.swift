@@ -199,47 +199,61 @@ extension IndexState {
         var domains = RowAttributes.DomainCodes()
         for row in range {
             rows.offsets[row] = UInt32(region.offset(ofFileOffset: sectionOffset + r.offset))
-            guard let item = try readItem(&r, whole: false) else { continue }
-            rows.entries[row] = RowAttributes.entry(for: item, domain: domains.code(of: item.domain))
-            rows.ids[row] = item.id
+            guard let (id, entry) = try readItemAttributes(&r, domains: &domains) else { continue }
+            rows.entries[row] = entry
+            rows.ids[row] = id
             rows.holds[row] = true
         }
         return (range, domains.names)
     }
 
-    /// One item record: the item, or nil for a free row. With `whole` false the title, content,
-    /// keywords, url and display name are read past (checked, not decoded) and left empty.
-    static func readItem(_ r: inout SnapshotReader, whole: Bool = true) throws(SnapshotRejection) -> SearchableItem? {
+    /// One item record: the item, or nil for a free row. (``readItemAttributes(_:domains:)``
+    /// reads the same layout for the open.)
+    static func readItem(_ r: inout SnapshotReader) throws(SnapshotRejection) -> SearchableItem? {
         guard try r.bool() else { return nil }
-        func text() throws(SnapshotRejection) -> String {
-            if whole { return try r.string() }
-            _ = try r.take(Int(try r.u32()))
-            return ""
-        }
         var item = SearchableItem(id: ItemID(try r.string()))
         item.domain = try r.string()
-        item.title = try text()
-        item.content = try text()
+        item.title = try r.string()
+        item.content = try r.string()
         let keywordCount = try r.count(minimumSize: 4)
         if keywordCount > 0 {
             var keywords: [String] = []
-            if whole { keywords.reserveCapacity(keywordCount) }
-            for _ in 0..<keywordCount {
-                let k = try text()
-                if whole { keywords.append(k) }
-            }
+            keywords.reserveCapacity(keywordCount)
+            for _ in 0..<keywordCount { keywords.append(try r.string()) }
             item.keywords = keywords
         }
         item.date = try r.optionalDouble().map(Date.init(timeIntervalSince1970:))
         item.expires = try r.optionalDouble().map(Date.init(timeIntervalSince1970:))
-        item.url = try r.bool() ? try text() : nil
+        item.url = try r.optionalString()
         item.rankingHint = try r.bool() ? Int(Int32(bitPattern: try r.u32())) : nil
-        item.displayName = try r.bool() ? try text() : nil
+        item.displayName = try r.optionalString()
         return item
     }
 
+    /// What the open needs of one item record — its id and its attributes, the domain coded in
+    /// `domains` — or nil for a free row. The texts are read past (their lengths checked, the
+    /// bytes not decoded), and no ``SearchableItem`` is made.
+    static func readItemAttributes(
+        _ r: inout SnapshotReader, domains: inout RowAttributes.DomainCodes
+    ) throws(SnapshotRejection) -> (ItemID, RowAttributes.Entry)? {
+        guard try r.bool() else { return nil }
+        let id = ItemID(try r.string())
+        let domain = domains.code(ofUTF8: try r.take(Int(try r.u32())))
+        for _ in 0..<2 { _ = try r.take(Int(try r.u32())) }  // title, content
+        for _ in 0..<(try r.count(minimumSize: 4)) { _ = try r.take(Int(try r.u32())) }  // keywords
+        let date = try r.optionalDouble().map(Date.init(timeIntervalSince1970:))
+        let expires = try r.optionalDouble().map(Date.init(timeIntervalSince1970:))
+        if try r.bool() { _ = try r.take(Int(try r.u32())) }  // url
+        let hint = try r.bool() ? Int(Int32(bitPattern: try r.u32())) : nil
+        if try r.bool() { _ = try r.take(Int(try r.u32())) }  // display name
+        return (id, RowAttributes.entry(expires: expires, date: date, rankingHint: hint, domain: domain))
+    }
+
     /// Reads past one item record.
-    static func skipItem(_ r: inout SnapshotReader) throws(SnapshotRejection) { _ = try readItem(&r, whole: false) }
+    static func skipItem(_ r: inout SnapshotReader) throws(SnapshotRejection) {
+        var domains = RowAttributes.DomainCodes()
+        _ = try readItemAttributes(&r, domains: &domains)
+    }
 
     static func readDomains(_ r: inout SnapshotReader) throws(SnapshotRejection) -> [String: String?] {
         var domainNames: [String: String?] = [:]

@@ -94,35 +94,40 @@ extension IndexState {
         var starts = [UInt32](repeating: 0, count: rows)
         var lengths = [UInt32](repeating: RowTermLists.noDocument, count: rows)
         var holds = [Bool](repeating: false, count: rows)
-        // Every list's ids, in one array: counted first (a skim of the lengths), then filled.
-        var skim = r
+        // Where each list lies (a skim of the lengths), then every list copied into one array.
+        var lists: [UnsafeRawBufferPointer] = []
+        lists.reserveCapacity(rows)
         var total = 0
-        for _ in 0..<rows {
-            let n = try skim.u32()
-            if n != noDocument {
-                _ = try skim.take(Int(n) * 4)
-                total += Int(n)
-            }
-        }
-        var ids: [Int32] = []
-        ids.reserveCapacity(total)
         var documentCount = 0
         for row in 0..<rows {
             let n = try r.u32()
             if n == noDocument { continue }
             guard Int(n) <= r.remaining / 4 else { throw malformed("row \(row) has more terms than the file has bytes") }
-            let raw = try r.take(Int(n) * 4)
-            starts[row] = UInt32(ids.count)
+            lists.append(try r.take(Int(n) * 4))
+            starts[row] = UInt32(total)
             lengths[row] = n
-            var bad = false
-            for i in 0..<Int(n) {
-                let id = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
-                if id >= UInt32(termCount) { bad = true }
-                ids.append(Int32(truncatingIfNeeded: id))
-            }
-            if bad { throw malformed("row \(row) names a term past the last") }
             holds[row] = true
+            total += Int(n)
             documentCount += 1
+        }
+        var largest: UInt32 = 0
+        let ids = [Int32](unsafeUninitializedCapacity: total) { out, initialized in
+            var at = 0
+            for raw in lists {
+                for i in 0..<raw.count / 4 {
+                    let id = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                    largest = max(largest, id)
+                    out[at + i] = Int32(truncatingIfNeeded: id)
+                }
+                at += raw.count / 4
+            }
+            initialized = total
+        }
+        if total > 0, largest >= UInt32(termCount) {
+            let row = (0..<rows).first { row in
+                holds[row] && ids[Int(starts[row])..<Int(starts[row] + lengths[row])].contains { $0 < 0 || $0 >= termCount }
+            }
+            throw malformed("row \(row ?? 0) names a term past the last")
         }
         return (rows, RowTermLists(ids: ids, starts: starts, lengths: lengths), holds, documentCount)
     }
@@ -135,29 +140,42 @@ extension IndexState {
         postings.reserveCapacity(termCount)
         var largeFrequencies: [UInt64: (UInt16, UInt16, UInt16)] = [:]
         let escape = UInt16(KeywordIndex.Posting.escape)
-        for term in 0..<termCount {
-            let n = try r.count(minimumSize: 10)
-            let raw = try r.take(n * 10)
-            var bad = false
-            let list = [KeywordIndex.Posting](unsafeUninitializedCapacity: n) { buffer, initialized in
-                for i in 0..<n {
-                    let o = i * 10
-                    let row = Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt32.self)))
-                    if row < 0 || Int(row) >= rows || !holds[Int(row)] { bad = true }
-                    let f = (
-                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 4, as: UInt16.self)),
-                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 6, as: UInt16.self)),
-                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self))
-                    )
-                    // In memory a posting keeps a byte a field, as KeywordIndex.insert makes it.
-                    let p = KeywordIndex.Posting(row: row, tf: (UInt8(min(f.0, escape)), UInt8(min(f.1, escape)), UInt8(min(f.2, escape))))
-                    if p.isEscaped { largeFrequencies[KeywordIndex.largeKey(term: Int32(term), row: row)] = f }
-                    buffer[i] = p
+        try holds.withUnsafeBufferPointer { holds throws(SnapshotRejection) in
+            for term in 0..<termCount {
+                let n = try r.count(minimumSize: 10)
+                let raw = try r.take(n * 10)
+                var bad = false
+                var escaped = false
+                let list = [KeywordIndex.Posting](unsafeUninitializedCapacity: n) { buffer, initialized in
+                    for i in 0..<n {
+                        let o = i * 10
+                        let row = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt32.self))
+                        let f0 = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 4, as: UInt16.self))
+                        let f1 = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 6, as: UInt16.self))
+                        let f2 = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self))
+                        bad = bad || row >= UInt32(rows) || !holds[Int(row)]
+                        escaped = escaped || max(f0, max(f1, f2)) >= escape
+                        // In memory a posting keeps a byte a field, as KeywordIndex.insert makes it.
+                        buffer[i] = KeywordIndex.Posting(
+                            row: Int32(bitPattern: row),
+                            tf: (UInt8(min(f0, escape)), UInt8(min(f1, escape)), UInt8(min(f2, escape))))
+                    }
+                    initialized = n
                 }
-                initialized = n
+                if bad { throw malformed("a posting names a row that holds no document") }
+                if escaped {
+                    // The exact frequencies of a posting that escapes its byte, in the side table.
+                    for (i, p) in list.enumerated() where p.isEscaped {
+                        let o = i * 10
+                        largeFrequencies[KeywordIndex.largeKey(term: Int32(term), row: p.row)] = (
+                            UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 4, as: UInt16.self)),
+                            UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 6, as: UInt16.self)),
+                            UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self))
+                        )
+                    }
+                }
+                postings.append(list)
             }
-            if bad { throw malformed("a posting names a row that holds no document") }
-            postings.append(list)
         }
         return (postings, largeFrequencies)
     }

@@ -185,6 +185,36 @@ final class MappedSnapshot {
         return MappedRegion(base: UnsafeRawPointer(p), count: length, fileOffset: lower)
     }
 
+    /// ``SnapshotChecksum`` of the file's first `length` bytes, read with `pread` a megabyte at
+    /// a time into one buffer rather than through the mapping: the checksum reads every page
+    /// once, and faulting each into the mapping cost more than copying it (at 1M items the
+    /// file's 1.5 GB took ~700 ms through the mapping). nil when a read fails.
+    func checksum(ofFirst length: Int) -> UInt64? {
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 64)
+        defer { buffer.deallocate() }
+        var state = SnapshotChecksum()
+        var done = 0
+        while done < length {
+            let want = min(chunk, length - done)
+            var got = 0
+            while got < want {
+                let n = pread(fd, buffer.baseAddress! + got, want - got, off_t(done + got))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return nil }
+                got += n
+            }
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<want])
+            if want == chunk {
+                state.combine(blocks: bytes)
+            } else {
+                return state.finish(tail: bytes)
+            }
+            done += want
+        }
+        return state.finish(tail: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
     deinit {
         munmap(UnsafeMutableRawPointer(mutating: base), count)
         close(fd)

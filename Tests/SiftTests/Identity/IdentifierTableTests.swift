@@ -70,6 +70,32 @@ struct IdentifierTableTests {
         for (id, row) in model { #expect(table.row(of: id) == row && table.id(at: row) == id) }
     }
 
+    @Test("A table rebuilt from rows (as a snapshot restores it) finds every id, refuses an id in two rows, and grows as ids come")
+    func rebuiltFromRows() throws {
+        // Ids of many lengths (the hash reads eight bytes at a time), free rows among them.
+        let ids: [ItemID?] = (0..<20_000).map { $0 % 13 == 0 ? nil : ItemID(String(repeating: "k", count: $0 % 23) + "\($0)") }
+        var table = try #require(IdentifierTable(rows: ids))
+        for (row, id) in ids.enumerated() { if let id { #expect(table.row(of: id) == Int32(row)) } }
+        #expect(table.row(of: "absent") == nil)
+        #expect(table.assign("new").row == 0)  // the lowest free row
+        for i in 0..<50_000 { _ = table.assign(ItemID("more\(i)")) }
+        try table.checkInvariants()
+        #expect(IdentifierTable(rows: ["a", "b", nil, "a"]) == nil)
+    }
+
+    @Test("Ids are the same when their bytes are, as the store keeps them: canonically equivalent spellings take two rows")
+    func idsCompareByBytes() throws {
+        var table = IdentifierTable()
+        let composed = ItemID("caf\u{E9}")
+        let decomposed = ItemID("cafe\u{301}")
+        #expect(table.assign(composed) == (0, true))
+        #expect(table.assign(decomposed) == (1, true))
+        #expect(table.row(of: composed) == 0 && table.row(of: decomposed) == 1)
+        #expect(table.remove(composed) == 0)
+        #expect(table.row(of: decomposed) == 1)
+        try table.checkInvariants()
+    }
+
     @Test("ItemID orders by UTF-8 bytes and round-trips through JSON as a plain string")
     func itemID() throws {
         #expect(ItemID("B") < ItemID("a"))
