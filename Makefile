@@ -14,6 +14,7 @@ demo: build
 
 test: deps
 	$(SWIFT) test
+	python3 -m unittest discover -s scripts/tests
 
 # Rebuilds the shipped embedding model from scratch (teacher venv, corpus, teacher vectors,
 # fitting); see Models/MODEL.md.
