@@ -1,3 +1,5 @@
+import CSiftKernels
+
 /// The only place that hands out rows: maps each live ``ItemID`` to the dense row number used
 /// by the keyword postings and the vector matrix, so the two halves cannot disagree about what
 /// exists.
@@ -17,14 +19,8 @@ package struct IdentifierTable: Sendable {
     init?(rows ids: [ItemID?]) {
         idByRow = ids
         slots = RowSlots(minimumCapacity: ids.count)
-        for (row, id) in ids.enumerated() {
-            if let id {
-                guard slots.insert(Int32(row), id: id, ids: idByRow) else { return nil }
-            } else {
-                freeRows.append(Int32(row))
-            }
-        }
-        freeRows.reverse()
+        guard slots.insert(every: ids) else { return nil }
+        for (row, id) in ids.enumerated().reversed() where id == nil { freeRows.append(Int32(row)) }
     }
 
     /// Runs `body` with the id at each row (nil for a free row), `capacity` of them.
@@ -138,14 +134,52 @@ struct RowSlots: Sendable {
 
     /// Adds `row`, which holds `id` in `ids`; false when `id` is in the map already.
     mutating func insert(_ row: Int32, id: ItemID, ids: [ItemID?]) -> Bool {
-        var i = Self.hash(id) & mask
-        while slots[i] != Self.empty {
-            if Self.same(ids[Int(slots[i])], id) { return false }
+        let home = Self.hash(id) & mask
+        let mask = self.mask
+        guard slots.withUnsafeMutableBufferPointer({ Self.place(row, id: id, from: home, in: $0, mask: mask, ids: ids) }) else {
+            return false
+        }
+        count += 1
+        return true
+    }
+
+    /// Puts `row` in the first empty slot from `home` on; false when `id` is in a slot already.
+    private static func place(
+        _ row: Int32, id: ItemID, from home: Int, in slots: UnsafeMutableBufferPointer<Int32>, mask: Int, ids: [ItemID?]
+    ) -> Bool {
+        var i = home
+        while slots[i] != empty {
+            if same(ids[Int(slots[i])], id) { return false }
             i = (i + 1) & mask
         }
         slots[i] = row
-        count += 1
         return true
+    }
+
+    /// Adds the row of every id in `ids` (nil: a free row) to an empty map; false when an id is
+    /// in two rows. A block of rows is hashed first and the slots they start at are asked for
+    /// ahead (`sift_prefetch_rows`), then inserted: on a large table each insert is otherwise a
+    /// cache miss (1M ids: 145–153 ms one by one).
+    mutating func insert(every ids: [ItemID?]) -> Bool {
+        let block = 64
+        var homes = [Int32](repeating: 0, count: block)
+        return homes.withUnsafeMutableBufferPointer { homes in
+            slots.withUnsafeMutableBufferPointer { slots in
+                let table = UnsafeRawPointer(slots.baseAddress!)
+                for start in stride(from: 0, to: ids.count, by: block) {
+                    let end = min(start + block, ids.count)
+                    for r in start..<end { homes[r - start] = ids[r].map { Int32(Self.hash($0) & mask) } ?? -1 }
+                    sift_prefetch_rows(homes.baseAddress!, 4, end - start, 0, .max, table, 4, table, 4, table, 4)
+                    for r in start..<end where homes[r - start] >= 0 {
+                        guard Self.place(Int32(r), id: ids[r]!, from: Int(homes[r - start]), in: slots, mask: mask, ids: ids) else {
+                            return false
+                        }
+                        count += 1
+                    }
+                }
+                return true
+            }
+        }
     }
 
     /// Room for `wanted` ids at most half full: rehashed into twice the slots when needed.
