@@ -123,13 +123,19 @@ struct RowSlots: Sendable {
 
     /// The row holding `id` in `ids`, if any.
     func row(of id: ItemID, ids: [ItemID?]) -> Int32? {
-        var i = Self.hash(id) & mask
-        while true {
-            let row = slots[i]
-            if row == Self.empty { return nil }
-            if Self.same(ids[Int(row)], id) { return row }
-            i = (i + 1) & mask
+        let mask = self.mask
+        let row = slots.withUnsafeBufferPointer { slots in
+            slots[Self.slot(of: id, from: Self.hash(id) & mask, in: slots, mask: mask, ids: ids)]
         }
+        return row == Self.empty ? nil : row
+    }
+
+    /// The slot holding `id`, or the empty slot that ends the run from `home` when none does:
+    /// the one probe of a lookup, an insert and a removal.
+    private static func slot(of id: ItemID, from home: Int, in slots: UnsafeBufferPointer<Int32>, mask: Int, ids: [ItemID?]) -> Int {
+        var i = home
+        while slots[i] != empty, !same(ids[Int(slots[i])], id) { i = (i + 1) & mask }
+        return i
     }
 
     /// Adds `row`, which holds `id` in `ids`; false when `id` is in the map already.
@@ -147,11 +153,8 @@ struct RowSlots: Sendable {
     private static func place(
         _ row: Int32, id: ItemID, from home: Int, in slots: UnsafeMutableBufferPointer<Int32>, mask: Int, ids: [ItemID?]
     ) -> Bool {
-        var i = home
-        while slots[i] != empty {
-            if same(ids[Int(slots[i])], id) { return false }
-            i = (i + 1) & mask
-        }
+        let i = slot(of: id, from: home, in: UnsafeBufferPointer(slots), mask: mask, ids: ids)
+        guard slots[i] == empty else { return false }
         slots[i] = row
         return true
     }
@@ -192,8 +195,8 @@ struct RowSlots: Sendable {
 
     /// Takes `id` out (backward-shift deletion: no tombstones) and returns its row.
     mutating func remove(_ id: ItemID, ids: [ItemID?]) -> Int32? {
-        var i = Self.hash(id) & mask
-        while slots[i] != Self.empty, !Self.same(ids[Int(slots[i])], id) { i = (i + 1) & mask }
+        let mask = self.mask
+        let i = slots.withUnsafeBufferPointer { Self.slot(of: id, from: Self.hash(id) & mask, in: $0, mask: mask, ids: ids) }
         let row = slots[i]
         guard row != Self.empty else { return nil }
         // Each later entry of the run moves back into the hole unless its home lies after it.

@@ -16,10 +16,10 @@ extension Ranker {
         guard request.mode == .hybrid, documents > 0, semantic.hasCosine, let vectors = state.vectors,
             case .linear(let alpha) = fusion.method
         else { return }
-        let first = firstPass(alpha: alpha, count: documents)
+        let first = firstPass(alpha: alpha, count: documents).sorted(precedes: order.precedes).map(\.row)
         var q2 = semantic.queryVector
-        for e in first.sorted(precedes: order.precedes) {
-            let v = vectors.vector(at: e.row)
+        for row in first {
+            let v = vectors.vector(at: row)
             for j in 0..<q2.count { q2[j] += beta / Float(documents) * v[j] }
         }
         let n = q2.reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()
@@ -29,7 +29,7 @@ extension Ranker {
         // The first pass has just read these rows (``nominateBySemantic()``).
         let rows = floorRows.isEmpty ? candidates : candidates + floorRows
         let cached = semantic.approximate
-        if let guess = first.sorted(precedes: order.precedes).first?.row, speculatesFeedbackTerms {
+        if let guess = first.first, speculatesFeedbackTerms {
             // Keyword feedback will want the terms of the best result after this re-scoring,
             // and the best before it usually stays best: its terms are found on the other core
             // meanwhile, and used only if it did (``applyKeywordFeedback()``).
