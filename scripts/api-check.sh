@@ -111,7 +111,10 @@ for module in "${modules[@]}"; do
 
     if [ "$update" = 1 ]; then
         mkdir -p api
-        cp "$fresh" "$baseline"
+        # The same JSON without the digester's indentation, a value a line: it halves the file
+        # (1.7 → 0.9 MB for Sift, package symbols included) and still diffs line by line.
+        python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1])), open(sys.argv[2], "w"), indent=0, separators=(",", ":"), ensure_ascii=False)' \
+            "$fresh" "$baseline"
         echo "api-check: wrote $baseline"
         continue
     fi
