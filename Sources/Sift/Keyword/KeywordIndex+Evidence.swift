@@ -24,8 +24,8 @@ extension KeywordIndex {
         let k1 = parameters.k1
         var evidence = QueryEvidence()
         for term in query {
-            let ids = term.terms.compactMap { termIDs[$0] }.filter { !postings[Int($0)].isEmpty }
-            let idfs = ids.map { term.weight * idf(documentFrequency: postings[Int($0)].count) }
+            let ids = term.terms.compactMap { termIDs[$0] }.filter { postings.count(of: Int($0)) > 0 }
+            let idfs = ids.map { term.weight * idf(documentFrequency: postings.count(of: Int($0))) }
             let weight = idfs.min() ?? 0
             evidence.attainable += (idfs.max() ?? 0) * (k1 + 1)
             evidence.totalWeight += weight

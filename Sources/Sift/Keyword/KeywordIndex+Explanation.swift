@@ -24,9 +24,9 @@ extension KeywordIndex {
         for qt in query {
             var best: TermExplanation?
             for t in qt.terms {
-                guard let id = termIDs[t], let posting = postings[Int(id)].first(where: { $0.row == row }) else { continue }
+                guard let id = termIDs[t], let posting = postings.withList(Int(id), { $0.first { $0.row == row } }) else { continue }
                 let p = frequencies(posting, term: id)
-                let df = postings[Int(id)].count
+                let df = postings.count(of: Int(id))
                 let idf = self.idf(documentFrequency: df)
                 let len = fieldLengths[Int(row)]
                 let w = parameters.weights

@@ -58,7 +58,8 @@ extension KeywordIndex {
         var i = lo
         while i < sorted.count, termStrings[Int(sorted[i])].hasPrefix(prefix) {
             let id = Int(sorted[i])
-            if !postings[id].isEmpty { found.append((termStrings[id], postings[id].count)) }
+            let n = postings.count(of: id)
+            if n > 0 { found.append((termStrings[id], n)) }
             i += 1
         }
         found.sort { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
@@ -125,15 +126,10 @@ extension KeywordIndex {
     package mutating func prepareForQueries() {
         if sortedTerms.count != termStrings.count { sortedTerms = sortedTermOrder() }
         if appendedSinceTrim > 0 {
-            let total = postingCount ?? postings.reduce(0) { $0 + $1.count }
+            let total = postingCount ?? postings.total
             postingCount = total
             if appendedSinceTrim * 2 > total {
-                for i in postings.indices where postings[i].capacity > postings[i].count {
-                    var trimmed: [Posting] = []
-                    trimmed.reserveCapacity(postings[i].count)
-                    trimmed.append(contentsOf: postings[i])
-                    postings[i] = trimmed
-                }
+                postings.trim()
                 appendedSinceTrim = 0
             }
         }

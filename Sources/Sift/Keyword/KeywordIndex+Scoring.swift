@@ -32,12 +32,13 @@ extension KeywordIndex {
                 var best: [Int32: Float] = [:]
                 for t in term.terms {
                     guard let id = termIDs[t] else { continue }
-                    let list = postings[Int(id)]
-                    let idf = term.weight * self.idf(documentFrequency: list.count)
-                    for p in list {
-                        let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
-                        let s = idf * tf * (k1 + 1) / (k1 + tf)
-                        if s > best[p.row, default: 0] { best[p.row] = s }
+                    postings.withList(Int(id)) { list in
+                        let idf = term.weight * self.idf(documentFrequency: list.count)
+                        for p in list {
+                            let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
+                            let s = idf * tf * (k1 + 1) / (k1 + tf)
+                            if s > best[p.row, default: 0] { best[p.row] = s }
+                        }
                     }
                 }
                 for (row, s) in best {
@@ -47,12 +48,13 @@ extension KeywordIndex {
             } else {
                 for t in term.terms {
                     guard let id = termIDs[t] else { continue }
-                    let list = postings[Int(id)]
-                    let idf = term.weight * self.idf(documentFrequency: list.count)
-                    for p in list {
-                        let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
-                        if scores[Int(p.row)] == 0 { touched.append(p.row) }
-                        scores[Int(p.row)] += idf * tf * (k1 + 1) / (k1 + tf)
+                    postings.withList(Int(id)) { list in
+                        let idf = term.weight * self.idf(documentFrequency: list.count)
+                        for p in list {
+                            let tf = pseudoFrequency(frequencies(p, term: id), row: p.row, averages: averages)
+                            if scores[Int(p.row)] == 0 { touched.append(p.row) }
+                            scores[Int(p.row)] += idf * tf * (k1 + 1) / (k1 + tf)
+                        }
                     }
                 }
             }
@@ -81,7 +83,7 @@ extension KeywordIndex {
         withUnsafeTemporaryAllocation(of: Posting.self, capacity: block) { admitted in
             fieldLengths.withUnsafeBufferPointer { lengths in
                 let lengthsTable = (UnsafeRawPointer(lengths.baseAddress), MemoryLayout<(UInt32, UInt32, UInt32)>.stride)
-                postings[Int(id)].withUnsafeBufferPointer { list in
+                postings.withList(Int(id)) { list in
                     let idf = self.idf(documentFrequency: list.count)
                     for start in stride(from: 0, to: list.count, by: block) {
                         var n = 0
@@ -149,7 +151,7 @@ extension KeywordIndex {
         // of the rows on its own thread, every posting read by both, each scored by one), which
         // keeps every row's sum in the same order, so the scores are the same bit for bit.
         var volume = 0
-        for term in query { for t in term.terms { if let id = termIDs[t] { volume += postings[Int(id)].count } } }
+        for term in query { for t in term.terms { if let id = termIDs[t] { volume += postings.count(of: Int(id)) } } }
         let rows = rowTerms.count
         let halves = volume >= splitAbove && rows >= 2 && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
         fieldLengths.withUnsafeBufferPointer { lengths in
@@ -254,7 +256,7 @@ struct KeywordWalk {
                 // Per row the best expansion, then added once.
                 for t in term.terms {
                     guard let id = index.termIDs[t] else { continue }
-                    index.postings[Int(id)].withUnsafeBufferPointer { list in
+                    index.postings.withList(Int(id)) { list in
                         let idf = term.weight * index.idf(documentFrequency: list.count)
                         for p in list where p.row >= lo && p.row < hi {
                             let s = score(p, term: id, idf: idf)
@@ -280,7 +282,7 @@ struct KeywordWalk {
                 let counted = !term.isPrefix && wholeWords <= Int(UInt8.max)
                 for t in term.terms {
                     guard let id = index.termIDs[t] else { continue }
-                    index.postings[Int(id)].withUnsafeBufferPointer { list in
+                    index.postings.withList(Int(id)) { list in
                         let idf = term.weight * index.idf(documentFrequency: list.count)
                         // Rows' lengths, scores and marks are scattered reads.
                         for i in stride(from: 0, to: list.count, by: ScatteredReads.block) {

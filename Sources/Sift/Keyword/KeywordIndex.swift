@@ -31,7 +31,8 @@ package struct KeywordIndex: Sendable {
     // write and restore them; nothing else outside this file changes them.
     var termIDs: [String: Int32] = [:]
     var termStrings: [String] = []
-    var postings: [[Posting]] = []
+    /// Per term id its postings (in place in the snapshot's pages after an open, see ``PostingLists``).
+    var postings = PostingLists()
     /// The exact frequencies (capped at 65,535) of the postings that store ``Posting/escape``,
     /// by ``largeKey(term:row:)``: words repeated 255 times in one field are rare.
     var largeFrequencies: [UInt64: (UInt16, UInt16, UInt16)] = [:]
@@ -105,7 +106,7 @@ package struct KeywordIndex: Sendable {
     mutating func insert(_ document: AnalyzedDocument, at row: Int32) {
         remove(row: row)
         let (ids, entries) = place(document, at: row)
-        for (id, posting) in zip(ids, entries) { postings[Int(id)].append(posting) }
+        for (id, posting) in zip(ids, entries) { postings.append(posting, to: Int(id)) }
     }
 
     /// Indexes analysed items at rows that hold no document (new rows, all distinct): the same,
@@ -123,7 +124,7 @@ package struct KeywordIndex: Sendable {
             ids.append(contentsOf: placed.ids)
             entries.append(contentsOf: placed.postings)
         }
-        postings.withUnsafeMutableBufferPointer { lists in
+        postings.withLists(owning: ids) { lists in
             ids.withUnsafeBufferPointer { ids in
                 entries.withUnsafeBufferPointer { entries in
                     // Each half appends only to the lists of its own terms.
@@ -195,14 +196,17 @@ package struct KeywordIndex: Sendable {
         let r = Int(row)
         guard r < rowTerms.count, let ids = rowTerms[r] else { return }
         for id in ids {
-            var list = postings[Int(id)]
-            if let i = list.firstIndex(where: { $0.row == row }) {
-                if list[i].isEscaped { largeFrequencies[Self.largeKey(term: id, row: row)] = nil }
+            // Whether the row's posting was escaped, nil when the list has none for the row.
+            let removed = postings.modify(Int(id)) { list -> Bool? in
+                guard let i = list.firstIndex(where: { $0.row == row }) else { return nil }
+                let escaped = list[i].isEscaped
                 list.swapAt(i, list.count - 1)
                 list.removeLast()
-                postingCount? -= 1
+                return escaped
             }
-            postings[Int(id)] = list
+            guard let escaped = removed else { continue }
+            if escaped { largeFrequencies[Self.largeKey(term: id, row: row)] = nil }
+            postingCount? -= 1
         }
         let lengths = fieldLengths[r]
         totalLengths.0 -= Int(lengths.0)
@@ -224,7 +228,7 @@ package struct KeywordIndex: Sendable {
         let id = Int32(termStrings.count)
         termIDs[term] = id
         termStrings.append(term)
-        postings.append([])
+        postings.appendList()
         return id
     }
 
@@ -241,7 +245,7 @@ package struct KeywordIndex: Sendable {
 
     /// Document frequency of an index term.
     package func documentFrequency(_ term: String) -> Int {
-        termIDs[term].map { postings[Int($0)].count } ?? 0
+        termIDs[term].map { postings.count(of: Int($0)) } ?? 0
     }
 
     /// Document frequency of a normalised word (lower-cased, diacritics folded) through its
@@ -287,7 +291,7 @@ package struct KeywordIndex: Sendable {
 
     /// Number of distinct terms, and of postings.
     package var statistics: (terms: Int, postings: Int) {
-        (termStrings.count, postings.reduce(0) { $0 + $1.count })
+        (termStrings.count, postings.total)
     }
 
     /// Verifies that postings and the forward index agree and that counts add up.

@@ -4,9 +4,10 @@
 /// restore from a snapshot).
 ///
 /// A row's new list is appended at the end of the flat array; the ids of lists replaced or
-/// removed are reclaimed once they are most of the array.
+/// removed are reclaimed once they are most of the array. After an open from a snapshot the
+/// flat array is the file's own pages (a ``RowBuffer``), copied the first time a list changes.
 struct RowTermLists: Sendable, RandomAccessCollection, Equatable {
-    private var ids: [Int32] = []
+    private var ids = RowBuffer<Int32>()
     /// Per row, where its list starts in `ids`.
     private var starts: [UInt32] = []
     /// Per row, its length, or ``noDocument``.
@@ -21,6 +22,11 @@ struct RowTermLists: Sendable, RandomAccessCollection, Equatable {
     /// Lists as a snapshot restores them: row r's ids are `ids[starts[r] ..< starts[r] + lengths[r]]`,
     /// or it holds no document when `lengths[r]` is ``noDocument``.
     init(ids: [Int32], starts: [UInt32], lengths: [UInt32]) {
+        self.init(ids: RowBuffer(ids), starts: starts, lengths: lengths)
+    }
+
+    /// Lists as a snapshot restores them, their ids where they lie in the file (or an array).
+    init(ids: RowBuffer<Int32>, starts: [UInt32], lengths: [UInt32]) {
         precondition(starts.count == lengths.count)
         self.ids = ids
         self.starts = starts
@@ -83,12 +89,14 @@ struct RowTermLists: Sendable, RandomAccessCollection, Equatable {
     private mutating func compact() {
         var packed: [Int32] = []
         packed.reserveCapacity(idCount)
-        for row in starts.indices where lengths[row] != Self.noDocument {
-            let start = Int(starts[row])
-            starts[row] = UInt32(packed.count)
-            packed.append(contentsOf: ids[start..<(start + Int(lengths[row]))])
+        ids.withUnsafeBufferPointer { ids in
+            for row in starts.indices where lengths[row] != Self.noDocument {
+                let start = Int(starts[row])
+                starts[row] = UInt32(packed.count)
+                packed.append(contentsOf: ids[start..<(start + Int(lengths[row]))])
+            }
         }
-        ids = packed
+        ids = RowBuffer(packed)
         unused = 0
     }
 }

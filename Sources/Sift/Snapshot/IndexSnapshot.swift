@@ -31,7 +31,7 @@ enum IndexSnapshot {
     static let fileName = "index.snapshot"
     static let magic = Array("SIFTSNAP".utf8)
     /// Bump when the layout of the file changes.
-    static let formatVersion: UInt32 = 4
+    static let formatVersion: UInt32 = 5
 
     /// What a snapshot's contents depend on; a snapshot is used only when its key equals the
     /// one the store and the configuration give.
@@ -233,7 +233,9 @@ enum IndexSnapshot {
         guard (itemsRegion?.count ?? 0) <= Int(UInt32.max) else { throw SnapshotRejection("the snapshot's items take more than 4 GiB") }
         let vectorsSection = sections.first { $0.kind == .vectors }
         let vectorsRegion = try expected.dimension > 0 ? vectorsSection.map { v throws(SnapshotRejection) in try file.keep(v.range) } : nil
-        let regions = Regions(items: itemsRegion, vectors: vectorsRegion)
+        // So are the keyword index's posting lists and the rows' term ids.
+        let keywordRegion = try sections.first { $0.kind == .keyword }.map { k throws(SnapshotRejection) in try file.keep(k.range) }
+        let regions = Regions(items: itemsRegion, vectors: vectorsRegion, keyword: keywordRegion)
         var rows = IndexState.RestoredRows(count: rowCount)
         let results = rows.filling { rows in
             [Decoded](unsafeUninitializedCapacity: tasks) { buffer, initialized in
@@ -284,6 +286,7 @@ enum IndexSnapshot {
     private struct Regions: Sendable {
         var items: MappedRegion?
         var vectors: MappedRegion?
+        var keyword: MappedRegion?
     }
 
     /// One section, read by `r` (the section's bytes): what it decodes to, or why it cannot.
@@ -302,7 +305,8 @@ enum IndexSnapshot {
                 decoded = .items(rows: range, domains: domains)
             case .domains: decoded = .domains(try IndexState.readDomains(&r))
             case .keyword:
-                let (k, holds) = try IndexState.readKeyword(&r, bm25: expected.bm25)
+                let (k, holds) = try IndexState.readKeyword(
+                    &r, bm25: expected.bm25, sectionOffset: section.range.lowerBound, region: regions.keyword)
                 decoded = .keyword(k, holds: holds)
             case .vectors:
                 decoded = .vectors(

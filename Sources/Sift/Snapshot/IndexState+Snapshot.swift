@@ -30,10 +30,14 @@ extension KeywordIndex {
 ///           expiry (f64 seconds since 1970), optional url, optional ranking hint (i32),
 ///           optional display name
 /// domains:  u32 n; n × (domain, optional display name)
-/// keyword:  u32 T; T term strings (id = position); u32 R; per row its term ids (u32 n + n u32,
-///           or u32 0xFFFFFFFF for a row without a document); per term u32 n + n postings
-///           (u32 row, u16 tf title, keywords, content); R × 3 u32 field lengths;
-///           u32 H + H u64 title-word hashes; u32 S + S u32 sorted term ids
+/// keyword:  u32 T; T term strings (id = position); u32 R; R × u32 term count per row
+///           (0xFFFFFFFF: no document); u32 I, zeros to a multiple of 64, I × u32 term ids
+///           (each row's ascending, rows in order); T × u32 posting count per term; u32 P, zeros
+///           to a multiple of 64, P postings (u32 row, u8 tf title, keywords, content — 255 for
+///           255 or more —, u8 0; terms in order); u32 E + E × (u32 term, u32 row, 3 × u16) the
+///           exact frequencies of the postings with a 255; R × 3 u32 field lengths;
+///           u32 H + H u64 title-word hashes; u32 S + S u32 sorted term ids. The ids and the
+///           postings are used where they lie (see ``KeywordIndex/postings``)
 /// vectors:  u8 present; then u32 dimension, u32 rows, rows × u8 occupied, zero bytes up to a
 ///           multiple of 64 in the file, rows × dimension components (f32, or binary16 bits as
 ///           the key's precision says); u32 components of the int8 copy (0: none), and when
@@ -289,20 +293,10 @@ extension IndexState {
             throw malformed("\(rows) vector rows, more than the file has bytes")
         }
         let raw = try r.take(rows * d * precision.bytesPerComponent)
+        let place = Placement(region: region, sectionOffset: sectionOffset)
         /// `raw` (`count` values) where it lies in `region`, else a copy.
-        func rowBuffer<T: BitwiseCopyable & Sendable>(_ raw: UnsafeRawBufferPointer, count: Int, of _: T.Type) -> RowBuffer<T> {
-            if let region, count > 0,
-                let mapped = RowBuffer<T>(
-                    region: region, offset: region.offset(ofFileOffset: sectionOffset + (raw.baseAddress! - r.bytes.baseAddress!)),
-                    count: count)
-            {
-                return mapped
-            }
-            return RowBuffer(
-                [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    if count > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw.baseAddress!, byteCount: raw.count) }
-                    initialized = count
-                })
+        func rowBuffer<T: BitwiseCopyable & Sendable>(_ raw: UnsafeRawBufferPointer, count: Int, of type: T.Type) -> RowBuffer<T> {
+            place.buffer(raw, count: count, of: type, reader: r)
         }
         var quantized: QuantizedRows?
         let coded = Int(try r.u32())
@@ -337,16 +331,16 @@ extension IndexState {
     }
 
     /// Zero bytes up to the next multiple of ``vectorAlignment`` in the file.
-    private static func writePadding(to w: SnapshotWriter) {
+    static func writePadding(to w: SnapshotWriter) {
         for _ in 0..<((vectorAlignment - w.count % vectorAlignment) % vectorAlignment) { w.u8(0) }
     }
 
     /// Reads past ``writePadding(to:)``'s zeros. The section starts where the file's pages do,
     /// so address and file offset agree modulo the alignment.
-    private static func readPadding(_ r: inout SnapshotReader) throws(SnapshotRejection) {
+    static func readPadding(_ r: inout SnapshotReader) throws(SnapshotRejection) {
         let at = Int(bitPattern: r.bytes.baseAddress) + r.offset
         let padding = try r.take((vectorAlignment - at % vectorAlignment) % vectorAlignment)
-        guard padding.allSatisfy({ $0 == 0 }) else { throw malformed("the vector section's padding is not zeros") }
+        guard padding.allSatisfy({ $0 == 0 }) else { throw malformed("a section's padding is not zeros") }
     }
 
     /// The state the sections make, once each read on its own: the keyword index's documents and

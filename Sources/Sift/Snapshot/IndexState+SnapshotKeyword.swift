@@ -5,31 +5,41 @@ extension IndexState {
     static func writeKeyword(_ k: KeywordIndex, to w: SnapshotWriter) {
         w.count(k.termStrings.count)
         for t in k.termStrings { w.string(t) }
+        // Each row's term count, then every row's ids in one run, aligned to be used in place.
         w.count(k.rowTerms.count)
         for row in k.rowTerms.indices {
+            k.rowTerms.withList(row) { ids in w.u32(ids.map { UInt32($0.count) } ?? noDocument) }
+        }
+        w.count(k.rowTerms.idCount)
+        writePadding(to: w)
+        for row in k.rowTerms.indices {
             k.rowTerms.withList(row) { ids in
-                guard let ids else {
-                    w.u32(noDocument)
-                    return
-                }
-                w.count(ids.count)
+                guard let ids else { return }
                 w.records(ids, size: 4) { id, out in
                     out.storeBytes(of: UInt32(bitPattern: id).littleEndian, toByteOffset: 0, as: UInt32.self)
                 }
             }
         }
-        for (term, list) in k.postings.enumerated() {
-            w.count(list.count)
-            list.withUnsafeBufferPointer { postings in
-                // The exact frequencies: a posting that escapes its byte takes them from the side table.
-                w.records(postings, size: 10) { p, out in
-                    let f = k.frequencies(p, term: Int32(term))
+        // Each term's posting count, then every term's postings in one run, as they lie in memory.
+        for term in k.postings.indices { w.count(k.postings.count(of: term)) }
+        w.count(k.postings.total)
+        writePadding(to: w)
+        for term in k.postings.indices {
+            k.postings.withList(term) { postings in
+                w.records(postings, size: 8) { p, out in
                     out.storeBytes(of: UInt32(bitPattern: p.row).littleEndian, toByteOffset: 0, as: UInt32.self)
-                    out.storeBytes(of: f.0.littleEndian, toByteOffset: 4, as: UInt16.self)
-                    out.storeBytes(of: f.1.littleEndian, toByteOffset: 6, as: UInt16.self)
-                    out.storeBytes(of: f.2.littleEndian, toByteOffset: 8, as: UInt16.self)
+                    let tf = UInt32(p.tf.0) | UInt32(p.tf.1) << 8 | UInt32(p.tf.2) << 16
+                    out.storeBytes(of: tf.littleEndian, toByteOffset: 4, as: UInt32.self)
                 }
             }
+        }
+        // The exact frequencies of the postings that escape their byte.
+        w.count(k.largeFrequencies.count)
+        for key in k.largeFrequencies.keys.sorted() {
+            let f = k.largeFrequencies[key]!
+            w.u32(UInt32(key >> 32))
+            w.u32(UInt32(truncatingIfNeeded: key))
+            for v in [f.0, f.1, f.2] { w.u16(v) }
         }
         k.fieldLengths.withUnsafeBufferPointer { lengths in
             w.records(lengths, size: 12) { l, out in
@@ -48,13 +58,18 @@ extension IndexState {
         }
     }
 
-    /// The keyword index, and which rows hold a document (to be checked against the items).
-    static func readKeyword(_ r: inout SnapshotReader, bm25: BM25Parameters) throws(SnapshotRejection) -> (KeywordIndex, holds: [Bool]) {
+    /// The keyword index, and which rows hold a document (to be checked against the items). The
+    /// rows' term ids and the postings are used where they lie in `region` (the section, at
+    /// `sectionOffset` in the file, mapped on its own) when it is given, else copied.
+    static func readKeyword(
+        _ r: inout SnapshotReader, bm25: BM25Parameters, sectionOffset: Int, region: MappedRegion?
+    ) throws(SnapshotRejection) -> (KeywordIndex, holds: [Bool]) {
+        let place = Placement(region: region, sectionOffset: sectionOffset)
         var keyword = KeywordIndex(parameters: bm25)
         let (termStrings, termIDs) = try readTerms(&r)
         let termCount = termStrings.count
-        let (rows, rowTerms, holds, documentCount) = try readRowTerms(&r, termCount: termCount)
-        let (postings, largeFrequencies) = try readPostings(&r, termCount: termCount, rows: rows, holds: holds)
+        let (rows, rowTerms, holds, documentCount) = try readRowTerms(&r, termCount: termCount, place: place)
+        let (postings, largeFrequencies) = try readPostings(&r, termCount: termCount, holds: holds, place: place)
         let (fieldLengths, totals) = try readFieldLengths(&r, rows: rows)
         let titleHeads = try readTitleHeads(&r, rows: rows)
         let sortedTerms = try readSortedTerms(&r, termCount: termCount)
@@ -88,96 +103,114 @@ extension IndexState {
 
     /// Per row its term ids (nil for a row without a document), which rows hold one, and how many.
     private static func readRowTerms(
-        _ r: inout SnapshotReader, termCount: Int
+        _ r: inout SnapshotReader, termCount: Int, place: Placement
     ) throws(SnapshotRejection) -> (rows: Int, rowTerms: RowTermLists, holds: [Bool], documentCount: Int) {
         let rows = try r.count(minimumSize: 4)
+        let rawLengths = try r.take(rows * 4)
         var starts = [UInt32](repeating: 0, count: rows)
         var lengths = [UInt32](repeating: RowTermLists.noDocument, count: rows)
         var holds = [Bool](repeating: false, count: rows)
-        // Where each list lies (a skim of the lengths), then every list copied into one array.
-        var lists: [UnsafeRawBufferPointer] = []
-        lists.reserveCapacity(rows)
         var total = 0
         var documentCount = 0
         for row in 0..<rows {
-            let n = try r.u32()
+            let n = UInt32(littleEndian: rawLengths.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self))
             if n == noDocument { continue }
-            guard Int(n) <= r.remaining / 4 else { throw malformed("row \(row) has more terms than the file has bytes") }
-            lists.append(try r.take(Int(n) * 4))
-            starts[row] = UInt32(total)
+            starts[row] = UInt32(truncatingIfNeeded: total)
             lengths[row] = n
             holds[row] = true
             total += Int(n)
             documentCount += 1
         }
-        var largest: UInt32 = 0
-        let ids = [Int32](unsafeUninitializedCapacity: total) { out, initialized in
-            var at = 0
-            for raw in lists {
-                for i in 0..<raw.count / 4 {
-                    let id = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
-                    largest = max(largest, id)
-                    out[at + i] = Int32(truncatingIfNeeded: id)
-                }
-                at += raw.count / 4
-            }
-            initialized = total
-        }
-        if total > 0, largest >= UInt32(termCount) {
-            let row = (0..<rows).first { row in
-                holds[row] && ids[Int(starts[row])..<Int(starts[row] + lengths[row])].contains { $0 < 0 || $0 >= termCount }
-            }
-            throw malformed("row \(row ?? 0) names a term past the last")
-        }
+        let idCount = try r.count(minimumSize: 4)
+        guard idCount == total else { throw malformed("the rows' term lists add up to \(total) ids, the section has \(idCount)") }
+        try readPadding(&r)
+        let ids = try place.buffer(r.take(total * 4), count: total, of: Int32.self, reader: r)
+        // Every id names a term: the largest is checked (one pass the compiler vectorises).
+        let largest = ids.withUnsafeBufferPointer { ids in ids.reduce(UInt32(0)) { max($0, UInt32(bitPattern: $1)) } }
+        if total > 0, largest >= UInt32(termCount) { throw malformed("a row names term \(largest), past the last") }
         return (rows, RowTermLists(ids: ids, starts: starts, lengths: lengths), holds, documentCount)
     }
 
+    /// Whether ``KeywordIndex/Posting`` lies in memory as a snapshot stores it (u32 row, a byte
+    /// a field, a byte of padding), so that stored postings can be used where they lie.
+    static let postingLayoutMatches =
+        MemoryLayout<KeywordIndex.Posting>.stride == 8 && MemoryLayout<KeywordIndex.Posting>.offset(of: \.row) == 0
+        && MemoryLayout<KeywordIndex.Posting>.offset(of: \.tf) == 4
+
     /// Per term its postings, and the exact frequencies of the escaped ones.
     private static func readPostings(
-        _ r: inout SnapshotReader, termCount: Int, rows: Int, holds: [Bool]
-    ) throws(SnapshotRejection) -> ([[KeywordIndex.Posting]], [UInt64: (UInt16, UInt16, UInt16)]) {
-        var postings: [[KeywordIndex.Posting]] = []
-        postings.reserveCapacity(termCount)
-        var largeFrequencies: [UInt64: (UInt16, UInt16, UInt16)] = [:]
-        let escape = UInt16(KeywordIndex.Posting.escape)
-        try holds.withUnsafeBufferPointer { holds throws(SnapshotRejection) in
-            for term in 0..<termCount {
-                let n = try r.count(minimumSize: 10)
-                let raw = try r.take(n * 10)
+        _ r: inout SnapshotReader, termCount: Int, holds: [Bool], place: Placement
+    ) throws(SnapshotRejection) -> (PostingLists, [UInt64: (UInt16, UInt16, UInt16)]) {
+        guard postingLayoutMatches else { throw SnapshotRejection("this platform lays postings out otherwise than a snapshot") }
+        let rawCounts = try r.take(termCount * 4)
+        var starts = [UInt32](repeating: 0, count: termCount + 1)
+        var total = 0
+        for term in 0..<termCount {
+            total += Int(UInt32(littleEndian: rawCounts.loadUnaligned(fromByteOffset: term * 4, as: UInt32.self)))
+            guard total <= Int(UInt32.max) else { throw malformed("more postings than a u32 counts") }
+            starts[term + 1] = UInt32(total)
+        }
+        let postingCount = try r.count(minimumSize: 8)
+        guard postingCount == total else { throw malformed("the terms' posting lists add up to \(total), the section has \(postingCount)") }
+        try readPadding(&r)
+        let base = try place.buffer(r.take(total * 8), count: total, of: KeywordIndex.Posting.self, reader: r)
+        // Every posting names a row that holds a document; the escaped ones are listed.
+        var escaped = Set<UInt64>()
+        let bad = base.withUnsafeBufferPointer { list in
+            holds.withUnsafeBufferPointer { holds in
                 var bad = false
-                var escaped = false
-                let list = [KeywordIndex.Posting](unsafeUninitializedCapacity: n) { buffer, initialized in
-                    for i in 0..<n {
-                        let o = i * 10
-                        let row = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: o, as: UInt32.self))
-                        let f0 = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 4, as: UInt16.self))
-                        let f1 = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 6, as: UInt16.self))
-                        let f2 = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self))
-                        bad = bad || row >= UInt32(rows) || !holds[Int(row)]
-                        escaped = escaped || max(f0, max(f1, f2)) >= escape
-                        // In memory a posting keeps a byte a field, as KeywordIndex.insert makes it.
-                        buffer[i] = KeywordIndex.Posting(
-                            row: Int32(bitPattern: row),
-                            tf: (UInt8(min(f0, escape)), UInt8(min(f1, escape)), UInt8(min(f2, escape))))
-                    }
-                    initialized = n
-                }
-                if bad { throw malformed("a posting names a row that holds no document") }
-                if escaped {
-                    // The exact frequencies of a posting that escapes its byte, in the side table.
-                    for (i, p) in list.enumerated() where p.isEscaped {
-                        let o = i * 10
-                        largeFrequencies[KeywordIndex.largeKey(term: Int32(term), row: p.row)] = (
-                            UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 4, as: UInt16.self)),
-                            UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 6, as: UInt16.self)),
-                            UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: o + 8, as: UInt16.self))
-                        )
+                for term in 0..<termCount {
+                    for i in Int(starts[term])..<Int(starts[term + 1]) {
+                        let p = list[i]
+                        let row = Int(UInt32(bitPattern: p.row))
+                        bad = bad || row >= holds.count || !holds[row]
+                        if p.isEscaped { escaped.insert(KeywordIndex.largeKey(term: Int32(term), row: p.row)) }
                     }
                 }
-                postings.append(list)
+                return bad
             }
         }
-        return (postings, largeFrequencies)
+        if bad { throw malformed("a posting names a row that holds no document") }
+        let exactCount = try r.count(minimumSize: 14)
+        guard exactCount == escaped.count else {
+            throw malformed("\(exactCount) exact frequencies for \(escaped.count) escaped postings")
+        }
+        var largeFrequencies: [UInt64: (UInt16, UInt16, UInt16)] = [:]
+        largeFrequencies.reserveCapacity(exactCount)
+        for _ in 0..<exactCount {
+            let key = KeywordIndex.largeKey(term: Int32(bitPattern: try r.u32()), row: Int32(bitPattern: try r.u32()))
+            let f = (try r.u16(), try r.u16(), try r.u16())
+            guard escaped.contains(key), max(f.0, max(f.1, f.2)) >= UInt16(KeywordIndex.Posting.escape),
+                largeFrequencies.updateValue(f, forKey: key) == nil
+            else { throw malformed("exact frequencies for no escaped posting") }
+        }
+        return (PostingLists(base: base, starts: starts), largeFrequencies)
+    }
+
+    /// Where fixed-size records of a section are kept after the open: in the section's own
+    /// mapping when there is one, else copied into an array.
+    struct Placement {
+        var region: MappedRegion?
+        var sectionOffset: Int
+
+        /// `raw` (`count` values, read by `reader` from the section) where it lies in the region,
+        /// else a copy.
+        func buffer<T: BitwiseCopyable & Sendable>(_ raw: UnsafeRawBufferPointer, count: Int, of _: T.Type, reader: SnapshotReader)
+            -> RowBuffer<T>
+        {
+            if let region, count > 0,
+                let mapped = RowBuffer<T>(
+                    region: region, offset: region.offset(ofFileOffset: sectionOffset + (raw.baseAddress! - reader.bytes.baseAddress!)),
+                    count: count)
+            {
+                return mapped
+            }
+            return RowBuffer(
+                [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    if count > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw.baseAddress!, byteCount: raw.count) }
+                    initialized = count
+                })
+        }
     }
 
     /// Per row its three field lengths, and their totals.

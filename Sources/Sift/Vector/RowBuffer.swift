@@ -4,10 +4,11 @@ import Foundation
     import Glibc
 #endif
 
-/// The components of a ``VectorIndex``'s rows, row-major: an array the index owns, or — after an
-/// open from a snapshot — the snapshot file's own pages, mapped read-only and used where they lie
-/// instead of being copied. The first change copies mapped components into an array (once), so
-/// a mapped buffer behaves as a value like the array it stands for.
+/// The components of a ``VectorIndex``'s rows, row-major (and the keyword index's postings and
+/// rows' term ids): an array the index owns, or — after an open from a snapshot — the snapshot
+/// file's own pages, mapped read-only and used where they lie instead of being copied. The first
+/// change copies mapped components into an array (once), so a mapped buffer behaves as a value
+/// like the array it stands for.
 struct RowBuffer<Element: BitwiseCopyable & Sendable>: Sendable {
     private var owned: [Element] = []
     /// The region, the byte offset of the first component in it, and the component count.

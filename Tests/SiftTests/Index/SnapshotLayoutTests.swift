@@ -115,7 +115,62 @@ struct SnapshotLayoutTests {
         try await mapped.checkInvariants()
     }
 
-    @Test("A snapshot of the previous format (version 2: vector components unaligned) is not used: the open rebuilds and says why")
+    @Test(
+        "Posting lists and the rows' term ids are the snapshot's own pages: the same answers and documents through changes, a list copied when it changes"
+    )
+    func mappedKeywordIndex() async throws {
+        let fixture = try IndexFixture(.disk, embedder: randomModel())
+        let items = SyntheticCorpus(seed: 5).items(count: 400)
+        // `live` never has a snapshot; the other index's directory does.
+        let live = try IndexFixture(.memory, embedder: randomModel(), clock: fixture.clock).open()
+        let written = try fixture.open()
+        for index in [live, written] {
+            try await index.upsert(items)
+            try await index.delete(ids: [items[3].id, items[8].id])
+        }
+        #expect(await written.saveSnapshot())
+        let mapped = try fixture.open()
+        #expect(fixture.logger.records.last { $0.operation == "open" }?.outcome == "ok, from the snapshot")
+        let (lists, liveKeyword) = (await mapped.keyword, await live.keyword)
+        #expect(lists.postings.listsInPlace == lists.postings.count && lists.postings.count > 0)
+        #expect(lists.postings.map { $0.map(\.row) } == liveKeyword.postings.map { $0.map(\.row) })
+        #expect(lists.rowTerms == liveKeyword.rowTerms)
+        let queries = items.prefix(16).map { item in
+            SearchQuery(
+                item.title.split(separator: " ").prefix(2).joined(separator: " "), limit: 10, mode: .keyword, now: fixture.clock.now)
+        }
+        func answers(_ index: SearchIndex) async throws -> [[SearchResult]] {
+            var all: [[SearchResult]] = []
+            for q in queries { all.append(try await index.search(q).results) }
+            return all
+        }
+        #expect(try await answers(mapped) == answers(live))
+
+        // The same changes to both: a replaced item, a new one, a deletion.
+        for index in [live, mapped] {
+            var changed = items[20]
+            changed.title = "walrus " + changed.title
+            try await index.upsert([changed, noteItem("fresh", "a walrus on the ice, " + items[30].content)])
+            try await index.delete(ids: [items[40].id])
+        }
+        let (after, liveAfter) = (await mapped.keyword, await live.keyword)
+        let inPlace = after.postings.listsInPlace
+        #expect(inPlace > 0 && inPlace < after.postings.count, "only the changed terms' lists are copied")
+        #expect(after.postings.map { $0.map(\.row) } == liveAfter.postings.map { $0.map(\.row) })
+        #expect(after.rowTerms == liveAfter.rowTerms)
+        #expect(try await answers(mapped) == answers(live))
+        try await mapped.checkInvariants()
+
+        // A second snapshot of the changed index opens to the same answers.
+        #expect(await mapped.saveSnapshot())
+        let again = try fixture.open()
+        #expect(fixture.logger.records.last { $0.operation == "open" }?.outcome == "ok, from the snapshot")
+        #expect(try await answers(again) == answers(live))
+        try await again.checkInvariants()
+    }
+
+    @Test(
+        "A snapshot of the previous format (version 4: the keyword index decoded list by list) is not used: the open rebuilds and says why")
     func previousFormatRebuilds() async throws {
         let fixture = try IndexFixture(.disk, embedder: randomModel())
         let live = try fixture.open()
@@ -123,12 +178,12 @@ struct SnapshotLayoutTests {
         #expect(await live.saveSnapshot())
         let file = IndexSnapshot.url(in: try #require(fixture.directory))
         var bytes = try Data(contentsOf: file)
-        bytes.replaceSubrange(8..<12, with: [2, 0, 0, 0])
+        bytes.replaceSubrange(8..<12, with: [4, 0, 0, 0])
         try bytes.write(to: file)
         let reopened = try fixture.open()
         #expect(
             fixture.logger.records.last { $0.operation == "open" }?.outcome
-                == "ok, rebuilt: the snapshot has format version 2, this Sift writes 4")
+                == "ok, rebuilt: the snapshot has format version 4, this Sift writes 5")
         #expect(await reopened.vectors?.rowsAreMapped == false)
         try await reopened.checkInvariants()
     }

@@ -1,0 +1,99 @@
+/// Each term's postings, by term id: after an open from a snapshot, the lists lie one after
+/// another where the snapshot file has them (mapped, not decoded); a list is copied into an
+/// array of its own the first time it changes, so the lists behave as the arrays they stand for.
+///
+/// A list's order is the order its postings were appended in, with a removed posting replaced
+/// by the list's last (as ``KeywordIndex/remove(row:)`` does it), whether it lies in the
+/// snapshot or in its own array.
+struct PostingLists: Sendable, RandomAccessCollection {
+    typealias Posting = KeywordIndex.Posting
+
+    /// The lists as a snapshot left them, one after another.
+    private var base = RowBuffer<Posting>()
+    /// Per term of the snapshot, where its list starts in `base`, and one more entry for its end.
+    private var baseStarts: [UInt32] = []
+    /// Per term of the snapshot, whether its list is still the one in `base`.
+    private var inBase: [Bool] = []
+    /// Per term, its list, unless it is still in `base` (then empty).
+    private var owned: [[Posting]] = []
+
+    init() {}
+
+    /// Lists as a snapshot restores them: term t's postings are `base[starts[t] ..< starts[t + 1]]`.
+    init(base: RowBuffer<Posting>, starts: [UInt32]) {
+        precondition(starts.count >= 1 && Int(starts.last!) <= base.count, "list bounds past the postings")
+        self.base = base
+        baseStarts = starts
+        inBase = [Bool](repeating: true, count: starts.count - 1)
+        owned = [[Posting]](repeating: [], count: starts.count - 1)
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { owned.count }
+
+    /// Term `term`'s postings (a copy where they lie in the snapshot: read them in place with
+    /// ``withList(_:_:)``).
+    subscript(term: Int) -> [Posting] { withList(term) { Array($0) } }
+
+    /// Runs `body` with term `term`'s postings, without copying them.
+    @inline(__always)
+    func withList<R>(_ term: Int, _ body: (UnsafeBufferPointer<Posting>) throws -> R) rethrows -> R {
+        if term < inBase.count && inBase[term] {
+            let start = Int(baseStarts[term])
+            let end = Int(baseStarts[term + 1])
+            return try base.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+        }
+        return try owned[term].withUnsafeBufferPointer(body)
+    }
+
+    /// The number of postings of term `term`. - Complexity: O(1).
+    @inline(__always)
+    func count(of term: Int) -> Int {
+        term < inBase.count && inBase[term] ? Int(baseStarts[term + 1] - baseStarts[term]) : owned[term].count
+    }
+
+    /// The postings of every list.
+    var total: Int { indices.reduce(0) { $0 + count(of: $1) } }
+
+    /// Adds an empty list for a new term (id `count`).
+    mutating func appendList() { owned.append([]) }
+
+    /// Appends `posting` to term `term`'s list.
+    mutating func append(_ posting: Posting, to term: Int) {
+        own(term)
+        owned[term].append(posting)
+    }
+
+    /// Runs `body` with term `term`'s list, to change it in place.
+    mutating func modify<R>(_ term: Int, _ body: (inout [Posting]) throws -> R) rethrows -> R {
+        own(term)
+        return try body(&owned[term])
+    }
+
+    /// Runs `body` with every list writable, once the lists of `terms` are arrays of their own:
+    /// `body` may change those lists (from several threads, each its own lists) and no others.
+    mutating func withLists<R>(owning terms: [Int32], _ body: (UnsafeMutableBufferPointer<[Posting]>) throws -> R) rethrows -> R {
+        for t in terms { own(Int(t)) }
+        return try owned.withUnsafeMutableBufferPointer { try body($0) }
+    }
+
+    /// Gives back the spare capacity of the lists that are arrays.
+    mutating func trim() {
+        for i in owned.indices where owned[i].capacity > owned[i].count {
+            var trimmed: [Posting] = []
+            trimmed.reserveCapacity(owned[i].count)
+            trimmed.append(contentsOf: owned[i])
+            owned[i] = trimmed
+        }
+    }
+
+    /// The number of lists still read where the snapshot has them.
+    var listsInPlace: Int { inBase.reduce(0) { $0 + ($1 ? 1 : 0) } }
+
+    /// Copies term `term`'s list out of the snapshot, the first time it is to change.
+    private mutating func own(_ term: Int) {
+        guard term < inBase.count, inBase[term] else { return }
+        owned[term] = self[term]
+        inBase[term] = false
+    }
+}
