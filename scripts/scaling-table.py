@@ -51,6 +51,10 @@ def table(run):
                 f"top-10 agreement {r.get('agreement_at_10', float('nan')):.3f}"))
     add("memory", "memory", "B/item", lambda r: r.get("bytes_per_item"),
         lambda r: r.get("peer_disk_bytes_per_item") and f"disk {fmt(r['disk_bytes_per_item'])} B/item (FTS5 {fmt(r['peer_disk_bytes_per_item'])})")
+    # The same resident bytes split by what backs them, where the run measured it.
+    if any("anonymous_bytes_per_item" in r for r in by.get("memory", {}).values()):
+        add("memory", "memory, anonymous", "B/item", lambda r: r.get("anonymous_bytes_per_item"))
+        add("memory", "memory, mapped file", "B/item", lambda r: r.get("mapped_file_bytes_per_item"))
     lines = ["| measure | " + " | ".join(f"{n:,}" for n in sizes) + " | growth per step | peer or bound, same run (at each N) |",
              "|" + "---|" * (len(sizes) + 3)]
     for name, unit, vals, peers in rows:

@@ -228,6 +228,10 @@ struct BenchRunner {
         if let first = opens.first {
             memoryRow.set("bytes_per_item", first.bytesPerItemBeyondText)
             memoryRow.set("untrimmed_bytes_per_item", first.untrimmedBytesPerItemBeyondText)
+            if let split = first.splitPerItemBeyondText {
+                memoryRow.set("anonymous_bytes_per_item", split.anonymous)
+                memoryRow.set("mapped_file_bytes_per_item", split.file)
+            }
             memoryRow.set("rss_delta_bytes", first.residentAfter - first.residentBefore)
             memoryRow.set("rss_delta_after_open_bytes", first.residentAfterOpen - first.residentBefore)
             memoryRow.set("text_bytes", first.textBytes)
@@ -238,7 +242,7 @@ struct BenchRunner {
         memoryRow.set("snapshot_bytes_per_item", Double(snapshotBytes) / Double(n))
         memoryRow.set(
             "note",
-            "RSS after opening, reading every item once and touching every page of the vectors, minus before (both after malloc_trim), minus the items' text, per item: every page of the index resident; untrimmed_bytes_per_item: before the trim and the reads; rss_delta_after_open_bytes: right after the open, before any item or vector page was read (a snapshot's text and vectors are mapped, resident once used)"
+            "RSS after opening, reading every item once and touching every page of the vectors, minus before (both after malloc_trim), minus the items' text, per item: every page of the index resident; untrimmed_bytes_per_item: before the trim and the reads; rss_delta_after_open_bytes: right after the open, before any item or vector page was read (a snapshot's text and vectors are mapped, resident once used); anonymous_bytes_per_item and mapped_file_bytes_per_item: the same figure split by what backs the pages (RssAnon; RssFile less the text): the process's own memory, and the snapshot's mapped pages, which the system can drop and read again"
         )
 
         // Peer: SQLite FTS5 on the same items and queries.

@@ -70,6 +70,23 @@ enum Machine {
         return nil
     }
 
+    /// The resident set split by what backs it (`RssAnon` and `RssFile` of /proc/self/status):
+    /// anonymous pages (the heap, arrays: the process's own, dirty memory) and pages of mapped
+    /// files (the snapshot's items, vectors and keyword records, the binary: clean, read back
+    /// from the file when the system reclaims them). nil where there is no /proc.
+    static func residentSplit() -> (anonymous: Int, file: Int)? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        var anonymous: Int?
+        var file: Int?
+        for line in text.split(separator: "\n") where line.hasPrefix("RssAnon:") || line.hasPrefix("RssFile:") {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard fields.count >= 2, let kib = Int(fields[1]) else { continue }
+            if line.hasPrefix("RssAnon:") { anonymous = kib * 1024 } else { file = kib * 1024 }
+        }
+        guard let anonymous, let file else { return nil }
+        return (anonymous, file)
+    }
+
     /// Asks the C allocator to give free heap pages back to the system (glibc's `malloc_trim(0)`,
     /// looked up at run time; nothing elsewhere), so that resident memory counts live data
     /// rather than what opening freed and the allocator kept. Returns whether it ran.

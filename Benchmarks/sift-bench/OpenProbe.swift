@@ -30,6 +30,17 @@ enum OpenProbe {
         var textBytes: Int
         /// The open's log outcome: "ok, from the snapshot", or "ok, rebuilt: " and why.
         var outcome: String
+        /// How much of `residentAfter - residentBefore` is anonymous memory and how much is pages
+        /// of mapped files (nil where /proc does not say).
+        var residentDeltaSplit: (anonymous: Int, file: Int)?
+
+        /// Per item, beyond the text: anonymous bytes, and mapped-file bytes less the text (the
+        /// text is read through the items' mapping). They add up to ``bytesPerItemBeyondText``.
+        var splitPerItemBeyondText: (anonymous: Double, file: Double)? {
+            residentDeltaSplit.map {
+                (Double($0.anonymous) / Double(max(items, 1)), Double($0.file - textBytes) / Double(max(items, 1)))
+            }
+        }
 
         var bytesPerItemBeyondText: Double {
             Double(residentAfter - residentBefore - textBytes) / Double(max(items, 1))
@@ -54,6 +65,7 @@ enum OpenProbe {
         try? FileManager.default.removeItem(at: scratch)
         Machine.trimHeap()
         let before = Machine.residentBytes() ?? 0
+        let splitBefore = Machine.residentSplit()
         let logger = MemoryLogger()
         let start = monotonicNanoseconds()
         let index = try SearchIndex(
@@ -73,9 +85,11 @@ enum OpenProbe {
         _ = await index.touchVectorPages()
         Machine.trimHeap()
         let after = Machine.residentBytes() ?? 0
+        let split = Machine.residentSplit().flatMap { a in splitBefore.map { b in (a.anonymous - b.anonymous, a.file - b.file) } }
         let items = try await index.statistics().items
+        let splitFields = split.map { ",\"rss_anon_delta\":\($0.0),\"rss_file_delta\":\($0.1)" } ?? ""
         let line =
-            "{\"open_ms\":\(openMilliseconds),\"rss_before\":\(before),\"rss_after\":\(after),\"rss_after_open\":\(afterOpen),\"rss_after_untrimmed\":\(untrimmed),\"items\":\(items),\"text_bytes\":\(textBytes),\"outcome\":\"\(outcome)\"}\n"
+            "{\"open_ms\":\(openMilliseconds),\"rss_before\":\(before),\"rss_after\":\(after),\"rss_after_open\":\(afterOpen),\"rss_after_untrimmed\":\(untrimmed),\"items\":\(items),\"text_bytes\":\(textBytes)\(splitFields),\"outcome\":\"\(outcome)\"}\n"
         FileHandle.standardOutput.write(Data(line.utf8))
     }
 
@@ -108,10 +122,14 @@ enum OpenProbe {
                 "open probe on \(directory) failed (exit \(process.terminationStatus)): \(String(decoding: errData, as: UTF8.self).suffix(500))"
             )
         }
+        var split: (anonymous: Int, file: Int)?
+        if let anonymous = (o["rss_anon_delta"] as? NSNumber)?.intValue, let file = (o["rss_file_delta"] as? NSNumber)?.intValue {
+            split = (anonymous, file)
+        }
         return Figures(
             openMilliseconds: open, residentBefore: before, residentAfter: after, residentAfterUntrimmed: untrimmed,
             residentAfterOpen: afterOpen, items: items,
-            textBytes: text, outcome: outcome)
+            textBytes: text, outcome: outcome, residentDeltaSplit: split)
     }
 }
 

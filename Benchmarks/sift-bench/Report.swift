@@ -166,6 +166,9 @@ enum TableFormat {
                 if let w = r.number("snapshot_write_ms") { extra += "; snapshot written in \(milliseconds(w)) ms" }
             case "memory":
                 sift = r.number("bytes_per_item").map { "\(rate($0)) B/item RSS" } ?? "–"
+                if let anonymous = r.number("anonymous_bytes_per_item"), let file = r.number("mapped_file_bytes_per_item") {
+                    sift += " (anonymous \(rate(anonymous)), mapped file \(rate(file)))"
+                }
                 peerFigure = r.number("peer_disk_bytes_per_item").map { "disk \(rate($0)) B/item" } ?? ""
                 extra = r.number("disk_bytes_per_item").map { "Sift disk \(rate($0)) B/item" } ?? ""
             default:

@@ -23,6 +23,14 @@ RUN = {
     ]
 }
 
+SPLIT = {
+    "results": RUN["results"] + [
+        {"n": 1000, "measure": "memory", "bytes_per_item": 3000.0, "disk_bytes_per_item": 3500.0},
+        {"n": 10000, "measure": "memory", "bytes_per_item": 1500.0, "disk_bytes_per_item": 3400.0,
+         "anonymous_bytes_per_item": 400.0, "mapped_file_bytes_per_item": 1100.0},
+    ]
+}
+
 
 class ScalingTableTests(unittest.TestCase):
     def test_growth_between_sizes(self):
@@ -41,6 +49,15 @@ class ScalingTableTests(unittest.TestCase):
         # Measured at 10k only: 1k is a dash and there is no growth to give.
         self.assertIn("| — | 0.5 | — |", hybrid)
         self.assertIn("10,000: bound 1 ms (0.50×), exact path 0.7 ms, top-10 agreement 1.000", hybrid)
+        self.assertFalse(any(l.startswith("| memory, anonymous") for l in lines))
+
+    def test_memory_split_rows_where_measured(self):
+        lines = st.table(SPLIT).splitlines()
+        self.assertIn("| memory (B/item) | 3,000 | 1,500 | ×0.50 |", "\n".join(lines))
+        anonymous = next(l for l in lines if l.startswith("| memory, anonymous"))
+        self.assertIn("| — | 400 | — |", anonymous)
+        mapped = next(l for l in lines if l.startswith("| memory, mapped file"))
+        self.assertIn("| — | 1,100 | — |", mapped)
 
 
 if __name__ == "__main__":
