@@ -24,9 +24,15 @@ void sift_scores_f32_rows(const float *matrix, size_t dim, const int32_t *rows, 
 
 /// `out[r] = (float)(Σ_j codes[r·dim + j] · query[j]) · scales[r] · query_scale`: the integer
 /// dot product is exact (int32 accumulation of int8 products), so every kernel gives the same
-/// values. `dim` must be a multiple of 64 for the SIMD kernels (others use the portable loop).
+/// values. `dim` must be a multiple of 32 (at most 1,024) for the SIMD kernels (others use the
+/// portable loop).
 void sift_scores_i8(const int8_t *codes, const float *scales, size_t rows, size_t dim,
                     const int8_t *query, float query_scale, float *out);
+
+/// `sift_scores_i8` with the kernel family capped at `level` (0 portable, 2 AVX2, 3 AVX-512;
+/// the machine's own when lower): lets tests run every kernel this machine has.
+void sift_scores_i8_at_most(int level, const int8_t *codes, const float *scales, size_t rows, size_t dim,
+                            const int8_t *query, float query_scale, float *out);
 
 /// Prefetches, for each of `count` records `stride` bytes apart whose first four bytes are a
 /// row number in `[lo, hi)`, that row's element of three per-row arrays (`a_size`, `b_size`,

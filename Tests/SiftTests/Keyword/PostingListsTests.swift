@@ -50,7 +50,7 @@ struct PostingListsTests {
     func valueSemantics() {
         var lists = PostingLists(base: RowBuffer([Self.posting(1, 1), Self.posting(2, 1)]), starts: [0, 2])
         let copy = lists
-        lists.modify(0) { $0.removeLast() }
+        lists.modify(0) { _ = $0.removeLast() }
         #expect(Self.rows(copy) == [[1, 2]])
         #expect(Self.rows(lists) == [[1]])
     }

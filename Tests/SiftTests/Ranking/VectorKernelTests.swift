@@ -88,7 +88,9 @@ struct VectorKernelTests {
         }
     }
 
-    @Test("int8 row dots equal the exact integer sums, scaled", arguments: [64, 96, 256, 1024])
+    @Test(
+        "int8 row dots equal the exact integer sums, scaled, on every kernel this machine has",
+        arguments: [32, 64, 96, 160, 256, 992, 1024, 1056])
     func int8(dimension: Int) {
         let rows = 37
         var rng = SplitMix64(seed: UInt64(dimension) &* 31)
@@ -98,22 +100,30 @@ struct VectorKernelTests {
         }
         let query = (0..<dimension).map { j in j % 13 == 0 ? Int8(-127) : Int8(truncatingIfNeeded: rng.next() >> 7) }
         let scales = (0..<rows).map { Float($0 + 1) / 512 }
-        var out = [Float](repeating: .nan, count: rows)
-        codes.withUnsafeBufferPointer { c in
-            scales.withUnsafeBufferPointer { s in
-                query.withUnsafeBufferPointer { q in
-                    out.withUnsafeMutableBufferPointer { o in
-                        LinearAlgebra.int8RowDots(
-                            codes: c.baseAddress!, scales: s.baseAddress!, rows: rows, columns: dimension, query: q.baseAddress!,
-                            queryScale: 0.25, into: o.baseAddress!)
+        // The default dispatch, then each kernel family capped: portable, AVX2, AVX-512.
+        for level in [Int32?.none, 0, 2, 3] {
+            var out = [Float](repeating: .nan, count: rows)
+            codes.withUnsafeBufferPointer { c in
+                scales.withUnsafeBufferPointer { s in
+                    query.withUnsafeBufferPointer { q in
+                        out.withUnsafeMutableBufferPointer { o in
+                            if let level {
+                                sift_scores_i8_at_most(
+                                    level, c.baseAddress!, s.baseAddress!, rows, dimension, q.baseAddress!, 0.25, o.baseAddress!)
+                            } else {
+                                LinearAlgebra.int8RowDots(
+                                    codes: c.baseAddress!, scales: s.baseAddress!, rows: rows, columns: dimension, query: q.baseAddress!,
+                                    queryScale: 0.25, into: o.baseAddress!)
+                            }
+                        }
                     }
                 }
             }
-        }
-        for r in 0..<rows {
-            var sum: Int32 = 0
-            for j in 0..<dimension { sum += Int32(codes[r * dimension + j]) * Int32(query[j]) }
-            #expect(out[r] == Float(sum) * scales[r] * 0.25, "row \(r)")
+            for r in 0..<rows {
+                var sum: Int32 = 0
+                for j in 0..<dimension { sum += Int32(codes[r * dimension + j]) * Int32(query[j]) }
+                #expect(out[r] == Float(sum) * scales[r] * 0.25, "row \(r), kernel level \(level.map(String.init) ?? "default")")
+            }
         }
     }
 
