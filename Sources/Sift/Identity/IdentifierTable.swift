@@ -17,9 +17,16 @@ package struct IdentifierTable: Sendable {
     /// when an id is in two rows.
     /// - Complexity: O(rows).
     init?(rows ids: [ItemID?]) {
+        guard let slots = ids.withUnsafeBufferPointer(RowSlots.init(every:)) else { return nil }
+        self.init(rows: ids, slots: slots)
+    }
+
+    /// The table whose row r holds `ids[r]`, its slots built already (``RowSlots/init(every:)``
+    /// on these ids: a snapshot's open builds them beside its other work).
+    init(rows ids: [ItemID?], slots: RowSlots) {
+        assert(slots.count == ids.count(where: { $0 != nil }), "slots built from other ids")
         idByRow = ids
-        slots = RowSlots(minimumCapacity: ids.count)
-        guard slots.insert(every: ids) else { return nil }
+        self.slots = slots
         for (row, id) in ids.enumerated().reversed() where id == nil { freeRows.append(Int32(row)) }
     }
 
@@ -131,8 +138,11 @@ struct RowSlots: Sendable {
     }
 
     /// The slot holding `id`, or the empty slot that ends the run from `home` when none does:
-    /// the one probe of a lookup, an insert and a removal.
-    private static func slot(of id: ItemID, from home: Int, in slots: UnsafeBufferPointer<Int32>, mask: Int, ids: [ItemID?]) -> Int {
+    /// the one probe of a lookup, an insert and a removal. (`ids`: the table's ids by row, an
+    /// array, or a buffer while a snapshot's open fills one.)
+    private static func slot<IDs: RandomAccessCollection<ItemID?>>(
+        of id: ItemID, from home: Int, in slots: UnsafeBufferPointer<Int32>, mask: Int, ids: IDs
+    ) -> Int where IDs.Index == Int {
         var i = home
         while slots[i] != empty, !same(ids[Int(slots[i])], id) { i = (i + 1) & mask }
         return i
@@ -150,20 +160,26 @@ struct RowSlots: Sendable {
     }
 
     /// Puts `row` in the first empty slot from `home` on; false when `id` is in a slot already.
-    private static func place(
-        _ row: Int32, id: ItemID, from home: Int, in slots: UnsafeMutableBufferPointer<Int32>, mask: Int, ids: [ItemID?]
-    ) -> Bool {
+    private static func place<IDs: RandomAccessCollection<ItemID?>>(
+        _ row: Int32, id: ItemID, from home: Int, in slots: UnsafeMutableBufferPointer<Int32>, mask: Int, ids: IDs
+    ) -> Bool where IDs.Index == Int {
         let i = slot(of: id, from: home, in: UnsafeBufferPointer(slots), mask: mask, ids: ids)
         guard slots[i] == empty else { return false }
         slots[i] = row
         return true
     }
 
+    /// The map of every id in `ids` (nil: a free row) to its row; nil when an id is in two rows.
+    init?(every ids: UnsafeBufferPointer<ItemID?>) {
+        self.init(minimumCapacity: ids.count)
+        guard insert(every: ids) else { return nil }
+    }
+
     /// Adds the row of every id in `ids` (nil: a free row) to an empty map; false when an id is
     /// in two rows. A block of rows is hashed first and the slots they start at are asked for
     /// ahead (`sift_prefetch_rows`), then inserted: on a large table each insert is otherwise a
     /// cache miss (1M ids: 145–153 ms one by one).
-    mutating func insert(every ids: [ItemID?]) -> Bool {
+    private mutating func insert(every ids: UnsafeBufferPointer<ItemID?>) -> Bool {
         let block = 64
         var homes = [Int32](repeating: 0, count: block)
         return homes.withUnsafeMutableBufferPointer { homes in

@@ -1,3 +1,4 @@
+import CSiftKernels
 import Foundation
 
 /// The in-memory projections of an index (identifier table, item cache, keyword index, vector
@@ -203,27 +204,23 @@ enum IndexSnapshot {
         case domains([String: String?])
         case keyword(KeywordIndex, holds: [Bool])
         case vectors(VectorIndex?)
+        /// The identifier table's slots, nil when an id is in two rows.
+        case slots(RowSlots?)
         case failure(SnapshotRejection)
     }
 
-    /// Decodes every section and computes the checksum, spread over the cores (the largest
-    /// tasks first); the state only if the checksum matches and every section is sound.
+    /// Decodes every section and computes the checksum, spread over the cores; the state only
+    /// if the checksum matches and every section is sound.
     private static func decode(_ file: MappedSnapshot, sections: [Section], expected: Key, int8Components: Int?) throws(SnapshotRejection)
         -> IndexState
     {
-        // Task 0 is the checksum; then the sections, vectors and keyword first (the longest).
+        // Task 0 is the checksum; then the sections — the vectors, the items (whose ids the
+        // identifier table is made of), the keyword index — and last the identifier table's
+        // slots, built once every items section is read, beside what is left of the others.
         let order = sections.indices.sorted { rank(sections[$0].kind) < rank(sections[$1].kind) }
-        let tasks = 1 + order.count
-        let base = file.base
+        let tasks = 2 + order.count
         let count = file.count
-        // The items sections' rows must follow one another; their total sizes the item cache.
-        var rowCount = 0
-        for section in sections where section.kind == .items {
-            var r = SnapshotReader(UnsafeRawBufferPointer(rebasing: file.bytes[section.range]))
-            let range = try IndexState.itemsRange(&r)
-            guard range.lowerBound == rowCount else { throw IndexState.malformed("the items sections do not follow one another") }
-            rowCount = range.upperBound
-        }
+        let rowCount = try rowCount(file, sections: sections)
         // The items and the vector components are used where they lie: their pages are mapped
         // again on their own, and stay when the rest of the file is unmapped.
         let items = sections.filter { $0.kind == .items }
@@ -237,21 +234,26 @@ enum IndexSnapshot {
         let keywordRegion = try sections.first { $0.kind == .keyword }.map { k throws(SnapshotRejection) in try file.keep(k.range) }
         let regions = Regions(items: itemsRegion, vectors: vectorsRegion, keyword: keywordRegion)
         var rows = IndexState.RestoredRows(count: rowCount)
+        let itemsRead = ItemsRead(of: items.count)
         let results = rows.filling { rows in
             [Decoded](unsafeUninitializedCapacity: tasks) { buffer, initialized in
                 // Each task initializes only its own result.
                 let out = buffer.baseAddress!
                 Parallel.forEach(iterations: tasks) { task in
-                    let bytes = UnsafeRawBufferPointer(start: base, count: count)
-                    guard task > 0 else {
-                        (out + task).initialize(to: .checksum(file.checksum(ofFirst: count - 8)))
-                        return
+                    switch task {
+                    case 0: (out + task).initialize(to: .checksum(file.checksum(ofFirst: count - 8)))
+                    case tasks - 1:
+                        // Iterations are claimed in order: every items section has been claimed.
+                        itemsRead.wait()
+                        (out + task).initialize(to: .slots(RowSlots(every: UnsafeBufferPointer(rows.ids))))
+                    default:
+                        let section = sections[order[task - 1]]
+                        let reader = SnapshotReader(UnsafeRawBufferPointer(rebasing: file.bytes[section.range]))
+                        (out + task).initialize(
+                            to: decodeSection(
+                                section, reader, into: rows, expected: expected, int8Components: int8Components, regions: regions))
+                        if section.kind == .items { itemsRead.count() }
                     }
-                    let section = sections[order[task - 1]]
-                    let reader = SnapshotReader(UnsafeRawBufferPointer(rebasing: bytes[section.range]))
-                    (out + task).initialize(
-                        to: decodeSection(
-                            section, reader, into: rows, expected: expected, int8Components: int8Components, regions: regions))
                 }
                 initialized = tasks
             }
@@ -275,11 +277,49 @@ enum IndexSnapshot {
             case .domains(let d): domainNames = d
             case .keyword(let k, let holds): keyword = (k, holds)
             case .vectors(let v): vectors = v
-            case .checksum: break
+            case .checksum, .slots: break
             }
         }
+        guard case .slots(let slots) = results[tasks - 1] else { preconditionFailure("the last task builds the slots") }
         return try IndexState(
-            rows: rows, itemsRegion: itemsRegion, runs: runs, domainNames: domainNames, keyword: keyword!, vectors: vectors)
+            rows: consume rows, slots: slots, itemsRegion: itemsRegion, runs: runs, domainNames: domainNames, keyword: keyword!,
+            vectors: vectors)
+    }
+
+    /// How many items sections are read, for the task that needs every one (the identifier
+    /// table's slots) to wait on: the pool's threads claim tasks in order, so once that task is
+    /// claimed, every items section is being read or read.
+    private final class ItemsRead: @unchecked Sendable {
+        private let read = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
+        private let total: Int64
+
+        init(of total: Int) {
+            self.total = Int64(total)
+            read.initialize(to: 0)
+        }
+
+        deinit { read.deallocate() }
+
+        /// One more section read (its rows written before).
+        func count() { sift_atomic_fetch_add(read, 1) }
+
+        /// Returns once every section is read (the rows they wrote visible).
+        func wait() {
+            while sift_atomic_load(read) < total { sift_spin_pause() }
+        }
+    }
+
+    /// The rows of the items sections, which must follow one another (their total sizes the
+    /// item cache).
+    private static func rowCount(_ file: MappedSnapshot, sections: [Section]) throws(SnapshotRejection) -> Int {
+        var rowCount = 0
+        for section in sections where section.kind == .items {
+            var r = SnapshotReader(UnsafeRawBufferPointer(rebasing: file.bytes[section.range]))
+            let range = try IndexState.itemsRange(&r)
+            guard range.lowerBound == rowCount else { throw IndexState.malformed("the items sections do not follow one another") }
+            rowCount = range.upperBound
+        }
+        return rowCount
     }
 
     /// The parts of the file the state goes on reading after the open, mapped on their own.
@@ -324,58 +364,9 @@ enum IndexSnapshot {
     private static func rank(_ kind: IndexState.SnapshotSection) -> Int {
         switch kind {
         case .vectors: 0
-        case .keyword: 1
-        case .items: 2
-        case .domains: 3
+        case .items: 1
+        case .domains: 2
+        case .keyword: 3
         }
-    }
-
-    static func readKey(_ r: inout SnapshotReader) throws(SnapshotRejection) -> Key {
-        let generation = StoreGeneration(counter: try r.u64(), tag: try r.u64())
-        let flags = try r.u32()
-        guard flags == 0 else { throw SnapshotRejection("the snapshot has flags \(flags), this Sift reads only plain snapshots") }
-        let fingerprint = try r.optionalString()
-        let titleWeight = try r.f32()
-        let k1 = try r.f32()
-        let weights = try (0..<r.count(minimumSize: 4)).map { _ throws(SnapshotRejection) in try r.f32() }
-        let b = try (0..<r.count(minimumSize: 4)).map { _ throws(SnapshotRejection) in try r.f32() }
-        let analysis = try r.u64()
-        let dimension = Int(try r.u32())
-        let precision: VectorPrecision
-        switch try r.u32() {
-        case 4: precision = .float32
-        case 2: precision = .float16
-        case let n: throw IndexState.malformed("vector components of \(n) bytes")
-        }
-        return Key(
-            generation: generation, vectorFingerprint: fingerprint, titleEmbeddingWeight: titleWeight,
-            bm25: BM25Parameters(k1: k1, weights: weights, b: b), analysis: analysis, dimension: dimension,
-            precision: precision)
-    }
-
-    /// Why a snapshot with key `found` cannot stand for `expected`, or nil when it can.
-    static func describeMismatch(found: Key, expected: Key) -> String? {
-        if found.generation != expected.generation {
-            if found.generation.counter == expected.generation.counter {
-                return "the snapshot is of another history of the store (generation \(found.generation.counter), another tag)"
-            }
-            return "the snapshot is stale (generation \(found.generation.counter), the store is at \(expected.generation.counter))"
-        }
-        if found.vectorFingerprint != expected.vectorFingerprint {
-            return
-                "the snapshot's vectors are from \(found.vectorFingerprint ?? "no model"), this index uses \(expected.vectorFingerprint ?? "no model")"
-        }
-        if found.titleEmbeddingWeight.bitPattern != expected.titleEmbeddingWeight.bitPattern {
-            return "the snapshot was made with title weight \(found.titleEmbeddingWeight), this index uses \(expected.titleEmbeddingWeight)"
-        }
-        if !found.bm25.indexesAlike(expected.bm25) { return "the snapshot was made with other BM25 parameters" }
-        if found.analysis != expected.analysis { return "the snapshot was made by another version of the keyword analysis" }
-        if found.dimension != expected.dimension {
-            return "the snapshot has \(found.dimension)-dimensional vectors, this index uses \(expected.dimension)"
-        }
-        if found.precision != expected.precision {
-            return "the snapshot keeps \(found.precision.rawValue) vectors, this index uses \(expected.precision.rawValue)"
-        }
-        return nil
     }
 }

@@ -159,6 +159,12 @@ extension IndexState {
             entries = .init(repeating: .free, count: count)
         }
 
+        /// The entries, handed over: the rows keep none.
+        mutating func takeEntries() -> [RowAttributes.Entry] {
+            defer { entries = [] }
+            return entries
+        }
+
         /// Runs `body` with the rows open for writing.
         mutating func filling<R>(_ body: (Writer) -> R) -> R {
             offsets.withUnsafeMutableBufferPointer { offsets in
@@ -345,11 +351,12 @@ extension IndexState {
 
     /// The state the sections make, once each read on its own: the keyword index's documents and
     /// the vectors must be in the rows that hold items.
+    /// - Parameter slots: the identifier table's slots built from `rows.ids`, nil when an id is in two rows.
     /// - Parameter runs: each items section's rows and the domains its attributes code.
     /// - Parameter itemsRegion: the items sections' mapped pages (nil when there are none).
     init(
-        rows: RestoredRows, itemsRegion: MappedRegion?, runs: [(rows: Range<Int>, domains: [String])], domainNames: [String: String?],
-        keyword: (KeywordIndex, holds: [Bool]), vectors: VectorIndex?
+        rows: consuming RestoredRows, slots: RowSlots?, itemsRegion: MappedRegion?, runs: [(rows: Range<Int>, domains: [String])],
+        domainNames: [String: String?], keyword: (KeywordIndex, holds: [Bool]), vectors: VectorIndex?
     ) throws(SnapshotRejection) {
         guard keyword.holds == rows.holds else { throw Self.malformed("the keyword index's rows disagree with the items") }
         if let vectors {
@@ -360,13 +367,13 @@ extension IndexState {
                 throw Self.malformed("vector row \(row) holds no item")
             }
         }
-        guard let table = IdentifierTable(rows: rows.ids) else { throw Self.malformed("an item id is in two rows") }
+        guard let slots else { throw Self.malformed("an item id is in two rows") }
         self.init(keyword: keyword.0, vectors: vectors)
-        self.table = table
+        self.table = IdentifierTable(rows: rows.ids, slots: slots)
         if let region = itemsRegion { self.items = ItemCache(encoded: EncodedItems(region: region, offsets: rows.offsets)) }
         self.domainNames = domainNames
         // The compact per-row fields filters read are derived from the items, not stored.
-        attributes = RowAttributes(entries: rows.entries, runs: runs)
+        attributes = RowAttributes(entries: rows.takeEntries(), runs: runs)
     }
 }
 

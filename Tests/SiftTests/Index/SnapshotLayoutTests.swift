@@ -169,6 +169,31 @@ struct SnapshotLayoutTests {
         try await again.checkInvariants()
     }
 
+    @Test("A snapshot whose items name one id in two rows (the checksum redone) is rebuilt, the table's slots built beside the sections")
+    func duplicateIDRebuilds() async throws {
+        let fixture = try IndexFixture(.disk, embedder: randomModel())
+        let live = try fixture.open()
+        var items = SyntheticCorpus(seed: 3).items(count: 40)
+        items.append(noteItem("twin-AAAA", "a walrus on the ice"))
+        items.append(noteItem("twin-BBBB", "a seal on the rocks"))
+        try await live.upsert(items)
+        #expect(await live.saveSnapshot())
+        let file = IndexSnapshot.url(in: try #require(fixture.directory))
+        var bytes = [UInt8](try Data(contentsOf: file))
+        let second = Array("twin-BBBB".utf8)
+        let at = try #require((0...(bytes.count - second.count)).first { bytes[$0..<($0 + second.count)].elementsEqual(second) })
+        bytes.replaceSubrange(at..<(at + second.count), with: Array("twin-AAAA".utf8))
+        let sum = bytes.withUnsafeBytes { SnapshotChecksum.of(UnsafeRawBufferPointer(rebasing: $0[0..<(bytes.count - 8)])) }
+        withUnsafeBytes(of: sum.littleEndian) { for i in 0..<8 { bytes[bytes.count - 8 + i] = $0[i] } }
+        try Data(bytes).write(to: file)
+        let reopened = try fixture.open()
+        #expect(
+            fixture.logger.records.last { $0.operation == "open" }?.outcome
+                == "ok, rebuilt: the snapshot is malformed (an item id is in two rows)")
+        #expect(await reopened.allItems().map(\.id).sorted() == items.map(\.id).sorted())
+        try await reopened.checkInvariants()
+    }
+
     @Test(
         "A snapshot of the previous format (version 4: the keyword index decoded list by list) is not used: the open rebuilds and says why")
     func previousFormatRebuilds() async throws {

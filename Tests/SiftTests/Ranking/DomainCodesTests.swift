@@ -24,3 +24,20 @@ struct DomainCodesTests {
         #expect(Set(byBytes.names) == Set(names))
     }
 }
+
+@Suite("Row attributes restored from a snapshot")
+struct RestoredAttributesTests {
+    @Test("The restored rows' entries are recoded where they lie, not copied, and get the codes set row by row gives")
+    func entriesHandedOver() {
+        var rows = IndexState.RestoredRows(count: 5)
+        rows.entries[0] = RowAttributes.entry(expires: nil, date: nil, rankingHint: nil, domain: 1)
+        rows.entries[1] = RowAttributes.entry(expires: nil, date: nil, rankingHint: nil, domain: 0)
+        rows.entries[3] = RowAttributes.entry(expires: nil, date: nil, rankingHint: nil, domain: 0)
+        let before = rows.entries.withUnsafeBufferPointer { $0.baseAddress }
+        let attributes = RowAttributes(entries: rows.takeEntries(), runs: [(0..<2, ["b", "a"]), (2..<5, ["a"])])
+        #expect(rows.entries.isEmpty)
+        #expect(attributes.entries.withUnsafeBufferPointer { $0.baseAddress } == before)
+        #expect(attributes.domainNames == ["b", "a"])
+        #expect(attributes.entries.map(\.domain) == [1, 0, RowAttributes.freeRow, 1, RowAttributes.freeRow])
+    }
+}
