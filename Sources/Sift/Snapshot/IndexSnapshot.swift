@@ -305,7 +305,7 @@ enum IndexSnapshot {
 
         /// Returns once every section is read (the rows they wrote visible).
         func wait() {
-            while sift_atomic_load(read) < total { sift_spin_pause() }
+            while sift_atomic_load(read) < total { WorkerPool.pause() }
         }
     }
 

@@ -100,7 +100,7 @@ final class WorkerPool: @unchecked Sendable {
 
     /// A moment's wait in a spin: the CPU's pause hint, then the core to any other thread
     /// that is ready to run on it (the spin keeps a core only while nothing else wants it).
-    private static func pause() {
+    static func pause() {
         for _ in 0..<8 { sift_spin_pause() }
         sched_yield()
     }
