@@ -62,12 +62,7 @@ enum Machine {
     /// Resident set size of this process in bytes (`VmRSS` of /proc/self/status), or nil where
     /// there is no /proc.
     static func residentBytes() -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            if fields.count >= 2, let kib = Int(fields[1]) { return kib * 1024 }
-        }
-        return nil
+        statusBytes(["VmRSS"])?["VmRSS"]
     }
 
     /// The resident set split by what backs it (`RssAnon` and `RssFile` of /proc/self/status):
@@ -75,16 +70,24 @@ enum Machine {
     /// files (the snapshot's items, vectors and keyword records, the binary: clean, read back
     /// from the file when the system reclaims them). nil where there is no /proc.
     static func residentSplit() -> (anonymous: Int, file: Int)? {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        var anonymous: Int?
-        var file: Int?
-        for line in text.split(separator: "\n") where line.hasPrefix("RssAnon:") || line.hasPrefix("RssFile:") {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard fields.count >= 2, let kib = Int(fields[1]) else { continue }
-            if line.hasPrefix("RssAnon:") { anonymous = kib * 1024 } else { file = kib * 1024 }
+        guard let fields = statusBytes(["RssAnon", "RssFile"]), let anonymous = fields["RssAnon"], let file = fields["RssFile"] else {
+            return nil
         }
-        guard let anonymous, let file else { return nil }
         return (anonymous, file)
+    }
+
+    /// The `names` fields of /proc/self/status (each "Name:  n kB"), in bytes; nil where there is
+    /// no /proc.
+    private static func statusBytes(_ names: Set<String>) -> [String: Int]? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        var found: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard fields.count >= 2, fields[0].last == ":", let kib = Int(fields[1]) else { continue }
+            let name = String(fields[0].dropLast())
+            if names.contains(name) { found[name] = kib * 1024 }
+        }
+        return found
     }
 
     /// Asks the C allocator to give free heap pages back to the system (glibc's `malloc_trim(0)`,
