@@ -56,6 +56,20 @@ struct BenchOptions {
     /// The int8 copy's coded components (``SearchIndex/Configuration/quantizedScanComponents``);
     /// nil: the library's default (the model's choice).
     var quantizedComponents: Int?
+    /// Bits a code of the quantized copy (``SearchIndex/Configuration/quantizedScanBits``, 8 or
+    /// 4); nil: the library's default (the model's choice).
+    var quantizedBits: Int?
+
+    /// The options that choose the quantized copy, for a child process that opens the same store.
+    var scanArguments: [String] {
+        (quantizedComponents.map { ["--int8-components", String($0)] } ?? []) + (quantizedBits.map { ["--scan-bits", String($0)] } ?? [])
+    }
+
+    /// A configuration's quantized copy as these options choose it.
+    func applyScan(to configuration: inout SearchIndex.Configuration) {
+        configuration.quantizedScanComponents = quantizedComponents
+        configuration.quantizedScanBits = quantizedBits
+    }
 
     /// The fusion every index of the run ranks with: the library's default, with the bound.
     var fusion: FusionParameters {
@@ -116,6 +130,9 @@ struct BenchOptions {
                 the int8 copy codes only each vector's first P components (a multiple of 32; \
                 Configuration.quantizedScanComponents)
                 """),
+            option(
+                "--scan-bits", "B",
+                "bits a code of the quantized copy, 8 or 4 (default: the library's, 4 for the bundled model's leading half)"),
             option("--modes", "M,M,...", "query modes to measure (default keyword,semantic,hybrid)"),
             option(
                 "--keyword-candidates", "N",
@@ -202,6 +219,10 @@ extension BenchOptions {
         if let components = try p.int("--int8-components", range: 32...Int.max) {
             guard components % 32 == 0 else { throw UsageError("--int8-components expects a multiple of 32, got \(components)") }
             quantizedComponents = components
+        }
+        if let bits = try p.int("--scan-bits", range: 4...8) {
+            guard bits == 4 || bits == 8 else { throw UsageError("--scan-bits expects 4 or 8, got \(bits)") }
+            quantizedBits = bits
         }
         let known = ["keyword", "semantic", "hybrid"]
         if let chosen = try p.choices("--modes", from: known) { modes = known.filter(chosen.contains) }

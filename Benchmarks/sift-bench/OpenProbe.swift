@@ -68,8 +68,10 @@ enum OpenProbe {
         let splitBefore = Machine.residentSplit()
         let logger = MemoryLogger()
         let start = monotonicNanoseconds()
-        let index = try SearchIndex(
-            configuration: .init(directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder, logger: logger))
+        var configuration = SearchIndex.Configuration(
+            directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder, logger: logger)
+        options.applyScan(to: &configuration)
+        let index = try SearchIndex(configuration: configuration)
         let openMilliseconds = millisecondsSince(start)
         let outcome = logger.records.last { $0.operation == "open" }?.outcome ?? "unknown"
         let untrimmed = Machine.residentBytes() ?? 0
@@ -97,7 +99,7 @@ enum OpenProbe {
     static func measure(directory: String, options: BenchOptions) throws -> Figures {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Machine.executablePath())
-        process.arguments = ["--probe-open", directory] + options.modelArguments
+        process.arguments = ["--probe-open", directory] + options.modelArguments + options.scanArguments
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

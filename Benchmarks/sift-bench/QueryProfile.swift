@@ -17,11 +17,12 @@ enum QueryProfile {
         let start = monotonicNanoseconds()
         var fusion = options.fusion
         if options.profileExact { fusion.keywordCandidates = 0 }
-        let index = try SearchIndex(
-            configuration: .init(
-                directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder,
-                fusion: fusion, quantizedScan: !options.profileExact, quantizedScanComponents: options.quantizedComponents,
-                readOnly: true, vectorPrecision: options.profileHalf ? .float16 : .float32))
+        var configuration = SearchIndex.Configuration(
+            directory: URL(fileURLWithPath: directory, isDirectory: true), embedder: embedder,
+            fusion: fusion, quantizedScan: !options.profileExact, readOnly: true, vectorPrecision: options.profileHalf ? .float16 : .float32
+        )
+        options.applyScan(to: &configuration)
+        let index = try SearchIndex(configuration: configuration)
         Progress.log(
             "opened \(directory) (\(modelLabel)\(options.profileExact ? ", exact path" : "")\(options.profileHalf ? ", fp16 rows" : "")) in \(String(format: "%.0f", millisecondsSince(start))) ms"
         )

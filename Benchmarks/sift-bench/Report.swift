@@ -208,6 +208,12 @@ enum TableFormat {
                             r.number("scan_int8_bandwidth_share").map { String(format: " (%.0f%% of the bound's GB/s)", $0 * 100) } ?? ""
                         extra += " int8 \(milliseconds(s))\(share)"
                     }
+                    if r.number("scan_quantized_bits") == 4, let s = r.number("scan_quantized_ms") {
+                        let share =
+                            r.number("scan_quantized_bandwidth_share").map { String(format: " (%.0f%% of the bound's GB/s)", $0 * 100) }
+                            ?? ""
+                        extra += " 4-bit \(milliseconds(s))\(share)"
+                    }
                     extra += " ms"
                 }
             }

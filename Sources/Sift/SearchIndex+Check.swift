@@ -199,7 +199,7 @@ extension SearchIndex {
                 "\(temporary.count) temporary file\(temporary.count == 1 ? "" : "s") of interrupted snapshot writes (the next writable open removes them)"
             ]
         let expected = generation.map { snapshotKey(configuration, $0) }
-        switch IndexSnapshot.inspect(in: directory, expected: expected, int8Components: nil) {
+        switch IndexSnapshot.inspect(in: directory, expected: expected, coding: nil) {
         case .notApplicable(let why):
             return .init(name: "snapshot", isWhole: true, summary: "none: \(why)", details: tmpNote)
         case .missing:
@@ -270,7 +270,7 @@ extension IndexState {
             keyword: KeywordIndex(parameters: configuration.bm25),
             vectors: current
                 ? configuration.embedder.map {
-                    VectorIndex(dimension: $0.dimension, int8Components: nil, precision: configuration.vectorPrecision)
+                    VectorIndex(dimension: $0.dimension, coding: nil, precision: configuration.vectorPrecision)
                 } : nil)
         let dimension = current ? configuration.embedder?.dimension : nil
         let needsVector: @Sendable (StoredItem) -> Bool = { stored in dimension != nil && stored.vector?.count != dimension }

@@ -19,30 +19,42 @@ extension SearchIndex {
         public var logger: any SiftLogger
         /// How records are sealed at rest (``PlainCodec``, or encryption for a protected index).
         package var codec: any RecordCodec
-        /// Keep an int8 copy of the vectors (a row's leading ``quantizedScanComponents`` and a
-        /// scale: 132 bytes an item with the bundled model) and, on an index of 16,384 rows or
-        /// more, scan it instead of the rows: its best nominees and the keyword matches are then
-        /// re-scored exactly, so the candidates and their cosines are the exact scan's. On by
-        /// default: at 100k synthetic items it reads a quarter of the fp16 rows' bytes, and
-        /// SciFact and Cranfield ranked on it byte for byte as on the exact scan
-        /// (`Benchmarks/RESULTS.md`, query-path round). Needs a dimension divisible by 32; no copy
-        /// is kept for another model.
+        /// Keep a quantized copy of the vectors (a row's leading ``quantizedScanComponents`` as
+        /// codes of 4 or 8 bits, and a scale: 68 bytes an item with the bundled model, 4-bit codes
+        /// of 128 components) and, on an index of 16,384 rows or more, scan it instead of the
+        /// rows: its best nominees and the keyword matches are then re-scored exactly, so the
+        /// candidates and their cosines are the exact scan's. On by default: at 100k synthetic
+        /// items it reads an eighth of the fp16 rows' bytes, and SciFact and Cranfield ranked on
+        /// it as on the exact scan (`Benchmarks/RESULTS.md`, query-path and 4-bit rounds). Needs a
+        /// dimension divisible by 32; no copy is kept for another model.
         public var quantizedScan: Bool
-        /// With ``quantizedScan``: how many leading components of each vector the int8 copy
+        /// With ``quantizedScan``: how many leading components of each vector the quantized copy
         /// codes (a multiple of 32). nil: the model's choice — half of them for a model whose
         /// components are ordered by decreasing variance, such as the bundled one (principal
         /// components: 128 of 256 halve the scan's bytes again and still nominate the exact
         /// top 10, `QuantizedRows`), every one for any other model.
         public var quantizedScanComponents: Int?
-        /// With ``quantizedScan``: the fewest rows (free ones included) on which the int8 copy is
+        /// With ``quantizedScan``: the fewest rows (free ones included) on which the quantized copy is
         /// scanned; a smaller index scans its rows exactly (its scan is short, and re-scoring the
         /// nominees would cost about as much).
         package var quantizedScanMinimumRows = 16_384
-        /// The int8 copy's coded components, nil without the quantized scan.
-        var int8Components: Int? {
+        /// With ``quantizedScan``: bits a code, 8 or 4. nil: the model's choice — 4 when the copy
+        /// codes a leading part of a variance-ordered model's components (what the dropped
+        /// components leave out outweighs the coarser codes: the bundled model's first 128
+        /// components nominate the exact top 10 from 1,000 nominees at 4 bits as at 8, on the
+        /// bench corpus), else 8.
+        package var quantizedScanBits: Int?
+        /// What the quantized copy codes, nil without the quantized scan.
+        var quantizedCoding: QuantizedCoding? {
             guard quantizedScan, let d = embedder?.dimension, d % 32 == 0 else { return nil }
-            if let p = quantizedScanComponents { return min(p, d) }
-            return embedder is any VarianceOrderedComponents && d % 64 == 0 ? d / 2 : d
+            let components: Int
+            if let p = quantizedScanComponents {
+                components = min(p, d)
+            } else {
+                components = embedder is any VarianceOrderedComponents && d % 64 == 0 ? d / 2 : d
+            }
+            let bits = quantizedScanBits ?? (components < d && embedder is any VarianceOrderedComponents ? 4 : 8)
+            return QuantizedCoding(components: components, bits: bits)
         }
         /// How the vectors are kept in memory (the store keeps them as fp32 either way). fp16 by
         /// default: half the memory and half the bytes a scan reads, with the same hybrid and
@@ -73,7 +85,7 @@ extension SearchIndex {
         ///   - clock: the present; tests pass a fixed clock.
         ///   - logger: where operations are reported; nil discards them.
         ///   - protectionKey: when given, every record's text is sealed with AES-256-GCM under it.
-        ///   - quantizedScan: also keep an int8 copy of the vectors that nominates rows for
+        ///   - quantizedScan: also keep a quantized copy of the vectors that nominates rows for
         ///     exact re-scoring on a large index (on by default; false scans the rows exactly).
         ///   - quantizedScanComponents: with `quantizedScan`, code only each vector's leading
         ///     components (a multiple of 32); nil: the model's choice (``quantizedScanComponents``).

@@ -36,7 +36,7 @@ extension SearchIndex {
         var state = IndexState(
             keyword: KeywordIndex(parameters: configuration.bm25),
             vectors: configuration.embedder.map {
-                VectorIndex(dimension: $0.dimension, int8Components: configuration.int8Components, precision: configuration.vectorPrecision)
+                VectorIndex(dimension: $0.dimension, coding: configuration.quantizedCoding, precision: configuration.vectorPrecision)
             })
         // One read transaction: the generation, the snapshot's check against it and whatever is
         // read from the store are one committed state.
@@ -89,7 +89,7 @@ extension SearchIndex {
             return (nil, "the store has no generation (schema 1, opened read-only)")
         }
         switch IndexSnapshot.load(
-            in: directory, expected: Self.snapshotKey(configuration, generation), int8Components: configuration.int8Components)
+            in: directory, expected: Self.snapshotKey(configuration, generation), coding: configuration.quantizedCoding)
         {
         case .success(let s): return (s, nil)
         case .failure(let rejection): return (nil, rejection.description)

@@ -69,12 +69,13 @@ package struct RetrievalEvaluation: Sendable {
     package var bm25: BM25Parameters
     package var fusion: FusionParameters
     package var depth: Int
-    /// Keep the int8 copy for the quantized scan (``SearchIndex/Configuration/quantizedScan``, the
-    /// library's default), coding `quantizedScanComponents` leading components (nil: the
-    /// model's choice); false ranks on the exact scan alone.
+    /// Keep the quantized copy for the quantized scan (``SearchIndex/Configuration/quantizedScan``,
+    /// the library's default), coding `quantizedScanComponents` leading components at
+    /// `quantizedScanBits` bits (nil: the model's choice); false ranks on the exact scan alone.
     package var quantizedScan: Bool
     package var quantizedScanComponents: Int?
-    /// The fewest rows on which the int8 copy is scanned (nil: the library's default, which
+    package var quantizedScanBits: Int?
+    /// The fewest rows on which the quantized copy is scanned (nil: the library's default, which
     /// scans SciFact and Cranfield exactly; 0: always).
     package var quantizedScanMinimumRows: Int?
     /// Results below this calibrated relevance are cut (``SearchQuery/minimumRelevance``).
@@ -102,6 +103,7 @@ package struct RetrievalEvaluation: Sendable {
             directory: nil, embedder: mode == .keyword ? nil : embedder, bm25: bm25, fusion: fusion,
             quantizedScan: quantizedScan, quantizedScanComponents: quantizedScanComponents)
         if let rows = quantizedScanMinimumRows { configuration.quantizedScanMinimumRows = rows }
+        configuration.quantizedScanBits = quantizedScanBits
         return configuration
     }
 

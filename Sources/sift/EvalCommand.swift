@@ -41,13 +41,18 @@ enum EvalCommand: Command {
             ),
             OptionSpec(
                 names: ["--int8"], value: nil,
-                help: "rank with the int8 quantized scan (nominees re-scored exactly) whatever the collection's size"),
+                help:
+                    "rank with the quantized scan (nominees re-scored exactly) whatever the collection's size; its codes are the library's (4-bit codes of the bundled model's leading half) unless --scan-bits says"
+            ),
             OptionSpec(
                 names: ["--exact"], value: nil,
-                help: "rank on the exact path: no int8 scan, every keyword match a candidate (the reference)"
+                help: "rank on the exact path: no quantized scan, every keyword match a candidate (the reference)"
             ),
             OptionSpec(
                 names: ["--int8-components"], value: "P", help: "with --int8: code only each vector's first P components (a multiple of 32)"
+            ),
+            OptionSpec(
+                names: ["--scan-bits"], value: "B", help: "with --int8: bits a code of the quantized copy, 8 or 4"
             ),
             OptionSpec(
                 names: ["--keyword-feedback"], value: "D,T,W",
@@ -149,6 +154,13 @@ enum EvalCommand: Command {
             guard p % 32 == 0 else { throw UsageError("--int8-components expects a multiple of 32, got \(p)") }
             components = p
         }
+        var bits: Int?
+        if a.value("--scan-bits") != nil {
+            guard a.flag("--int8") else { throw UsageError("--scan-bits needs --int8") }
+            let b = try a.int("--scan-bits", default: 0, range: 4...8)
+            guard b == 4 || b == 8 else { throw UsageError("--scan-bits expects 4 or 8, got \(b)") }
+            bits = b
+        }
         let exact = a.flag("--exact")
         if exact {
             guard !a.flag("--int8") && a.value("--keyword-candidates") == nil else {
@@ -159,6 +171,7 @@ enum EvalCommand: Command {
         var evaluation = RetrievalEvaluation(
             mode: mode, embedder: embedder, bm25: bm25, fusion: fusion, quantizedScan: !exact, quantizedScanComponents: components,
             quantizedScanMinimumRows: a.flag("--int8") ? 0 : nil)
+        evaluation.quantizedScanBits = bits
         evaluation.minimumRelevance = try minimumRelevance(a)
         evaluation.judgedDepth = try a.int("--features-depth", default: 10, range: 1...1000)
         if let foreign = a.value("--no-answer") {

@@ -34,6 +34,23 @@ void sift_scores_i8(const int8_t *codes, const float *scales, size_t rows, size_
 void sift_scores_i8_at_most(int level, const int8_t *codes, const float *scales, size_t rows, size_t dim,
                             const int8_t *query, float query_scale, float *out);
 
+/// `out[r] = (float)(Σ_j code_j · query[j]) · scales[r] · query_scale` over 4-bit rows of `n`
+/// components (`n / 2` bytes a row, as `sift_code_u4` writes them): exact integer sums, so every
+/// kernel gives the same values. `n` must be a multiple of 64 (at most 1,024) for the SIMD
+/// kernels (others use the portable loop).
+void sift_scores_u4(const uint8_t *codes, const float *scales, size_t rows, size_t n,
+                    const int8_t *query, float query_scale, float *out);
+
+/// `sift_scores_u4` with the kernel family capped at `level` (0 portable, 2 AVX2, 3 AVX-512).
+void sift_scores_u4_at_most(int level, const uint8_t *codes, const float *scales, size_t rows, size_t n,
+                            const int8_t *query, float query_scale, float *out);
+
+/// Codes the `n` floats of `v` (`n` even) as 4-bit codes -7…7 scaled by their largest magnitude
+/// over 7 (`roundf`), component i in the low nibble of byte i and component i + n / 2 in its
+/// high nibble, each + 8; returns the scale (0, and all zero bytes, for a zero or non-finite
+/// vector).
+float sift_code_u4(const float *v, size_t n, uint8_t *codes);
+
 /// Prefetches, for each of `count` records `stride` bytes apart whose first four bytes are a
 /// row number in `[lo, hi)`, that row's element of three per-row arrays (`a_size`, `b_size`,
 /// `c_size` bytes an element): the keyword walk's scattered reads, asked for ahead of use.

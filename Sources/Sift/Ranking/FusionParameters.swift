@@ -24,7 +24,7 @@ public struct FusionParameters: Sendable, Equatable {
     public var semanticCandidates: Int
     /// Hybrid mode: how many keyword matches are candidates — every match scoring at least the
     /// N-th best BM25F (so ties at the bound all stay), every match whose title may begin with
-    /// the query, and every match the int8 scan nominates; 0 takes every match. The matches left
+    /// the query, and every match the quantized scan nominates; 0 takes every match. The matches left
     /// out still set the fusion's cosine floor (their lowest cosines are scored), so the fused
     /// scores are those of every match. The default, ``automaticKeywordCandidates``, takes every
     /// match on an index of fewer than ``automaticBoundRows`` rows and bounds a larger one at
@@ -32,7 +32,7 @@ public struct FusionParameters: Sendable, Equatable {
     /// query whose words match much of a large index (at 100k synthetic items a query has p50
     /// 4,300 matches, p90 12,000; ten times as many at 1M). The bound grows more slowly than the
     /// index because what can lift a match from below it into the top 10 is its cosine, and the
-    /// int8 scan's nominees among the matches stay candidates at any bound. On the bench's 1,000
+    /// quantized scan's nominees among the matches stay candidates at any bound. On the bench's 1,000
     /// queries at 100k the default's hybrid top 10 held 99.98% of the exact path's (every match,
     /// exact scan); on 300 at 1M, 99.90% (rows / 100, the bound before: 99.93%; `Benchmarks/RESULTS.md`).
     /// SciFact and Cranfield (5,183 and 1,400 documents) are below the size, so their rankings

@@ -3,7 +3,7 @@ import Foundation
 /// Step 1 of ``Ranker``: the candidates, from both halves.
 extension Ranker {
     /// Both halves' first step: the keyword walk and the vector scan. In hybrid mode over the
-    /// int8 copy they run at once: the walk, and the keyword candidates it gives, as one more
+    /// quantized copy they run at once: the walk, and the keyword candidates it gives, as one more
     /// task beside the scan's parts (``QuantizedRows/approximateScores(for:into:beside:)``).
     /// The scores are those of one after the other, bit for bit (the walk is one thread's,
     /// which the split walk equals), and so are the candidates.
@@ -40,7 +40,7 @@ extension Ranker {
         bm25 = buffers.accumulator.takeScores()
     }
 
-    /// Semantic half: the cosine of every row, one pass over the matrix — over the int8 copy
+    /// Semantic half: the cosine of every row, one pass over the matrix — over the quantized copy
     /// when the index keeps one and has enough rows, whose scores only nominate
     /// (``nominateBySemantic()``).
     mutating func scanVectors() {
@@ -114,7 +114,7 @@ extension Ranker {
 
     /// The best rows by cosine that pass the filters join the candidates. Semantic mode takes
     /// as many as hybrid: the priors (donations, ranking hint, domain boost) may lift an item
-    /// from below the top k by cosine alone. The int8 scan only nominates: it takes more,
+    /// from below the top k by cosine alone. The quantized scan only nominates: it takes more,
     /// re-scores them exactly and keeps the best of them by exact cosine, as the exact scan
     /// would have.
     mutating func nominateBySemantic() {
@@ -154,7 +154,7 @@ extension Ranker {
         }
     }
 
-    /// The keyword matches among the int8 scan's nominees that the bound on keyword candidates
+    /// The keyword matches among the quantized scan's nominees that the bound on keyword candidates
     /// left out (none when nothing was bound) join the candidates: they are re-scored with the
     /// nominees anyway, and a high cosine is what could lift a match from below the bound into
     /// the top. (Nominees pass the filters already.)
@@ -171,7 +171,7 @@ extension Ranker {
     static let floorProbes = 256
 
     /// Of the matches the bound left out (``floorRows``) and did not become candidates, keeps
-    /// the ``floorProbes`` with the lowest cosine — approximate after the int8 scan (the caller
+    /// the ``floorProbes`` with the lowest cosine — approximate after the quantized scan (the caller
     /// then re-scores them exactly): the lowest exact cosine of every match is almost always
     /// among them.
     private mutating func probeFloor() {
@@ -210,7 +210,7 @@ extension Ranker {
         }
     }
 
-    /// The rows ``bestByCosine(k:)`` keeps, in no particular order: the int8 scan's nominees.
+    /// The rows ``bestByCosine(k:)`` keeps, in no particular order: the quantized scan's nominees.
     /// Without a filter, when the sampled floor holds, the rows at or above it give them at once
     /// (``topRows(_:cosine:k:precedes:)``), with no heap of `k` built only to be read unordered;
     /// meanwhile, when the bound left out many matches, the floor's probes are chosen among

@@ -4,7 +4,7 @@ import Foundation
 /// order, each in its own file:
 ///
 /// 1. **Candidates** (`Ranker+Candidates.swift`): the keyword half (BM25F of every match), the
-///    semantic half (one scan of the vectors; in hybrid mode over the int8 copy the keyword
+///    semantic half (one scan of the vectors; in hybrid mode over the quantized copy the keyword
 ///    half and its candidates run beside it), the matches that pass the filters and the best
 ///    rows by cosine that do.
 /// 2. **Feedback** (`Ranker+Feedback.swift`): the query vector moved towards the best
@@ -42,7 +42,7 @@ struct Ranker {
     }
 
     /// What the semantic half found: the query's vector and whether every row has a cosine
-    /// (an approximate one, from the int8 copy, until nominees are re-scored exactly).
+    /// (an approximate one, from the quantized copy, until nominees are re-scored exactly).
     struct SemanticHalf {
         var queryVector: [Float] = []
         var hasCosine = false
@@ -64,7 +64,7 @@ struct Ranker {
     let donations: DonationBoost
     let relevanceModel: RelevanceModel
     let embedder: (any Embedder)?
-    /// The fewest rows on which the int8 copy, when there is one, is scanned.
+    /// The fewest rows on which the quantized copy, when there is one, is scanned.
     let quantizedScanMinimumRows: Int
     /// Rows of the identifier table, live or free.
     let capacity: Int

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ``IndexSnapshot/inspect(in:expected:int8Components:)`` found.
+/// What ``IndexSnapshot/inspect(in:expected:coding:)`` found.
 enum SnapshotInspection {
     /// No snapshot belongs to an index like this (in memory, protected): why.
     case notApplicable(String)
@@ -21,7 +21,7 @@ extension IndexSnapshot {
     /// generation): its integrity first — the size in its trailer and the checksum of every
     /// byte, before anything in it is believed (a damaged generation must not pass for a stale
     /// one) — then its key, then its whole decode.
-    static func inspect(in directory: URL, expected: Key?, int8Components: Int?) -> SnapshotInspection {
+    static func inspect(in directory: URL, expected: Key?, coding: QuantizedCoding?) -> SnapshotInspection {
         let path = url(in: directory).path
         var info = stat()
         guard lstat(path, &info) == 0 else { return .missing }
@@ -49,7 +49,7 @@ extension IndexSnapshot {
         } catch {
             return .malformed(error.description)
         }
-        switch load(in: directory, expected: expected!, int8Components: int8Components) {
+        switch load(in: directory, expected: expected!, coding: coding) {
         case .success(let state): return .current(state)
         case .failure(let rejection): return .malformed(rejection.description)
         }

@@ -32,7 +32,7 @@ enum IndexSnapshot {
     static let fileName = "index.snapshot"
     static let magic = Array("SIFTSNAP".utf8)
     /// Bump when the layout of the file changes.
-    static let formatVersion: UInt32 = 5
+    static let formatVersion: UInt32 = 6
 
     /// What a snapshot's contents depend on; a snapshot is used only when its key equals the
     /// one the store and the configuration give.
@@ -133,10 +133,10 @@ enum IndexSnapshot {
 
     /// The projections in the snapshot of `directory`, when it exists, is intact and its key is
     /// `expected`; otherwise why not.
-    /// - Parameter int8Components: build the int8 copy of the vectors for the quantized scan,
-    ///   coding this many leading components of each (nil: no copy).
+    /// - Parameter coding: build the quantized copy of the vectors for the quantized scan, coding
+    ///   this many leading components of each at this many bits (nil: no copy).
     /// - Complexity: one read of the file: O(items + postings + vectors), no text analysis.
-    static func load(in directory: URL, expected: Key, int8Components: Int?) -> Result<IndexState, SnapshotRejection> {
+    static func load(in directory: URL, expected: Key, coding: QuantizedCoding?) -> Result<IndexState, SnapshotRejection> {
         do throws(SnapshotRejection) {
             let file = try MappedSnapshot(path: url(in: directory).path)
             var r = SnapshotReader(file.bytes)
@@ -155,7 +155,7 @@ enum IndexSnapshot {
                 throw SnapshotRejection("the snapshot is truncated or damaged (\(file.count) bytes, its trailer says \(size))")
             }
             let sections = try readSectionTable(file.bytes, bodyStart: r.offset)
-            let state = try decode(file, sections: sections, expected: expected, int8Components: int8Components)
+            let state = try decode(file, sections: sections, expected: expected, coding: coding)
             return .success(state)
         } catch {
             return .failure(error)
@@ -211,7 +211,8 @@ enum IndexSnapshot {
 
     /// Decodes every section and computes the checksum, spread over the cores; the state only
     /// if the checksum matches and every section is sound.
-    private static func decode(_ file: MappedSnapshot, sections: [Section], expected: Key, int8Components: Int?) throws(SnapshotRejection)
+    private static func decode(_ file: MappedSnapshot, sections: [Section], expected: Key, coding: QuantizedCoding?)
+        throws(SnapshotRejection)
         -> IndexState
     {
         // Task 0 is the checksum; then the sections — the vectors, the items (whose ids the
@@ -251,7 +252,7 @@ enum IndexSnapshot {
                         let reader = SnapshotReader(UnsafeRawBufferPointer(rebasing: file.bytes[section.range]))
                         (out + task).initialize(
                             to: decodeSection(
-                                section, reader, into: rows, expected: expected, int8Components: int8Components, regions: regions))
+                                section, reader, into: rows, expected: expected, coding: coding, regions: regions))
                         if section.kind == .items { itemsRead.count() }
                     }
                 }
@@ -332,7 +333,7 @@ enum IndexSnapshot {
     /// One section, read by `r` (the section's bytes): what it decodes to, or why it cannot.
     private static func decodeSection(
         _ section: Section, _ r: SnapshotReader, into rows: IndexState.RestoredRows.Writer, expected: Key,
-        int8Components: Int?, regions: Regions
+        coding: QuantizedCoding?, regions: Regions
     ) -> Decoded {
         var r = r
         let kind = section.kind
@@ -351,7 +352,7 @@ enum IndexSnapshot {
             case .vectors:
                 decoded = .vectors(
                     try IndexState.readVectors(
-                        &r, dimension: expected.dimension, precision: expected.precision, int8Components: int8Components,
+                        &r, dimension: expected.dimension, precision: expected.precision, coding: coding,
                         sectionOffset: section.range.lowerBound, region: regions.vectors))
             }
             if r.remaining != 0 { throw IndexState.malformed("\(r.remaining) bytes after the \(kind) section") }

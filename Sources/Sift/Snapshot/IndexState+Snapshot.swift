@@ -40,16 +40,17 @@ extension KeywordIndex {
 ///           postings are used where they lie (see ``KeywordIndex/postings``)
 /// vectors:  u8 present; then u32 dimension, u32 rows, rows × u8 occupied, zero bytes up to a
 ///           multiple of 64 in the file, rows × dimension components (f32, or binary16 bits as
-///           the key's precision says); u32 components of the int8 copy (0: none), and when
-///           there is one: zeros to a multiple of 64, rows × f32 scales, zeros to a multiple of
-///           64, rows × components int8 codes. An open uses the components and the int8 copy
-///           where they lie in the file (the copy only when it codes as many components as the
-///           index wants; else it codes the rows again)
+///           the key's precision says); u32 components of the quantized copy (0: none), and
+///           when there is one: u8 bits a code (8 or 4), zeros to a multiple of 64, rows × f32
+///           scales, zeros to a multiple of 64, rows × the codes' bytes (components int8 codes,
+///           or components / 2 bytes of 4-bit codes, `QuantizedRows`). An open uses the
+///           components and the copy where they lie in the file (the copy only when it codes as
+///           the index wants; else it codes the rows again)
 /// ```
 /// The identifier table is the item ids by row; the length totals and the document count follow
 /// from the lengths and the rows' term lists (stored, not derived from the postings: that would
-/// be millions of appends scattered over the rows, a cache miss each); the int8 copy of the
-/// vectors is made again when the index asks for it. Optionals are a u8 flag (0 or 1) and the
+/// be millions of appends scattered over the rows, a cache miss each); the quantized copy of
+/// the vectors is made again when the index asks for another. Optionals are a u8 flag (0 or 1) and the
 /// value.
 extension IndexState {
     /// The term-list count of a row that holds no document.
@@ -107,9 +108,10 @@ extension IndexState {
                 case .float32: v.matrix.withUnsafeBytes { w.bytes($0) }
                 case .float16: v.halves.withUnsafeBytes { w.bytes($0) }
                 }
-                // The int8 copy, so that an open needs not code every row again.
+                // The quantized copy, so that an open needs not code every row again.
                 if let q = v.quantized, q.capacity == v.capacity {
                     w.count(q.components)
+                    w.u8(UInt8(q.bits))
                     Self.writePadding(to: w)
                     q.scales.withUnsafeBytes { w.bytes($0) }
                     Self.writePadding(to: w)
@@ -278,7 +280,7 @@ extension IndexState {
     /// are the components' pages in `region` (the section, at `sectionOffset` in the file, mapped
     /// on its own) when it is given, else a copy.
     static func readVectors(
-        _ r: inout SnapshotReader, dimension: Int, precision: VectorPrecision, int8Components: Int?, sectionOffset: Int,
+        _ r: inout SnapshotReader, dimension: Int, precision: VectorPrecision, coding: QuantizedCoding?, sectionOffset: Int,
         region: MappedRegion?
     ) throws(SnapshotRejection) -> VectorIndex? {
         guard try r.bool() else {
@@ -307,31 +309,34 @@ extension IndexState {
         var quantized: QuantizedRows?
         let coded = Int(try r.u32())
         if coded > 0 {
-            guard coded <= d, coded == d || coded % 32 == 0 else { throw malformed("an int8 copy of \(coded) components") }
+            guard coded <= d, coded == d || coded % 32 == 0 else { throw malformed("a quantized copy of \(coded) components") }
+            let bits = Int(try r.u8())
+            guard bits == 8 || bits == 4 else { throw malformed("a quantized copy of \(bits)-bit codes") }
+            let width = bits == 8 ? coded : coded / 2
             try readPadding(&r)
-            guard rows <= r.remaining / 4 else { throw malformed("\(rows) int8 scales, more than the file has bytes") }
+            guard rows <= r.remaining / 4 else { throw malformed("\(rows) quantized scales, more than the file has bytes") }
             let scales = try r.take(rows * 4)
             try readPadding(&r)
-            guard rows <= r.remaining / coded else { throw malformed("\(rows) int8 rows, more than the file has bytes") }
-            let codes = try r.take(rows * coded)
-            if int8Components == coded {
+            guard rows <= r.remaining / width else { throw malformed("\(rows) quantized rows, more than the file has bytes") }
+            let codes = try r.take(rows * width)
+            if coding == QuantizedCoding(components: coded, bits: bits) {
                 for i in 0..<rows {
                     let s = Float(bitPattern: UInt32(littleEndian: scales.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)))
-                    guard s.isFinite, s >= 0 else { throw malformed("int8 row \(i) has scale \(s)") }
+                    guard s.isFinite, s >= 0 else { throw malformed("quantized row \(i) has scale \(s)") }
                 }
                 quantized = QuantizedRows(
-                    dimension: d, components: coded, codes: rowBuffer(codes, count: rows * coded, of: Int8.self),
+                    dimension: d, components: coded, bits: bits, codes: rowBuffer(codes, count: rows * width, of: Int8.self),
                     scales: rowBuffer(scales, count: rows, of: Float.self))
             }
         }
         switch precision {
         case .float32:
             return VectorIndex(
-                dimension: d, int8Components: int8Components, matrix: rowBuffer(raw, count: rows * d, of: Float.self), occupied: occupied,
+                dimension: d, coding: coding, matrix: rowBuffer(raw, count: rows * d, of: Float.self), occupied: occupied,
                 quantized: quantized)
         case .float16:
             return VectorIndex(
-                dimension: d, int8Components: int8Components, halves: rowBuffer(raw, count: rows * d, of: UInt16.self),
+                dimension: d, coding: coding, halves: rowBuffer(raw, count: rows * d, of: UInt16.self),
                 occupied: occupied, quantized: quantized)
         }
     }

@@ -98,6 +98,24 @@ enum LinearAlgebra {
         sift_scores_i8(codes, scales, rows, columns, query, queryScale, result)
     }
 
+    /// `result[r] = (Σ_j code(r, j) · query[j]) · scales[r] · queryScale` over 4-bit rows of
+    /// `columns` codes (`columns / 2` bytes a row, as ``codeNibbles(_:count:into:)`` writes them).
+    @inline(__always)
+    static func nibbleRowDots(
+        codes: UnsafePointer<UInt8>, scales: UnsafePointer<Float>, rows: Int, columns: Int,
+        query: UnsafePointer<Int8>, queryScale: Float, into result: UnsafeMutablePointer<Float>
+    ) {
+        guard rows > 0, columns > 0 else { return }
+        sift_scores_u4(codes, scales, rows, columns, query, queryScale, result)
+    }
+
+    /// Codes `count` floats (an even number) as 4-bit codes ±7 scaled by their largest magnitude,
+    /// component i in the low nibble of byte i and component i + count / 2 in its high nibble;
+    /// returns the scale, 0 (and zero bytes) for a zero or non-finite vector.
+    static func codeNibbles(_ source: UnsafePointer<Float>, count: Int, into codes: UnsafeMutablePointer<UInt8>) -> Float {
+        sift_code_u4(source, count, codes)
+    }
+
     /// Codes `count` floats as int8 scaled to ±127 by their largest magnitude (`roundf`, halves
     /// away from zero, as Swift's `rounded()`); returns the scale, 0 for a zero or non-finite vector.
     static func codeInt8(_ source: UnsafePointer<Float>, count: Int, into codes: UnsafeMutablePointer<Int8>) -> Float {

@@ -1,8 +1,21 @@
 import Foundation
 
-/// An int8 copy of the vector matrix for a faster, approximate scan: each row is scaled by
-/// its largest magnitude to ±127. A quarter of the fp32 bytes stream through the scan; the
-/// best candidates are then re-scored exactly against the rows.
+/// What a quantized copy of the vectors codes: each row's leading `components`, at `bits` bits a
+/// code (8 or 4).
+package struct QuantizedCoding: Sendable, Equatable {
+    package var components: Int
+    package var bits: Int
+
+    package init(components: Int, bits: Int) {
+        self.components = components
+        self.bits = bits
+    }
+}
+
+/// A quantized copy of the vector matrix for a faster, approximate scan: each row is scaled by
+/// its largest magnitude to ±127 (int8 codes, ``bits`` 8) or to ±7 (4-bit codes, ``bits`` 4, two
+/// a byte, as `sift_code_u4` packs them). A quarter (int8) or an eighth (4-bit) of the fp32 bytes
+/// stream through the scan; the best candidates are then re-scored exactly against the rows.
 ///
 /// The copy may code only the first ``components`` of each row: for a model whose components
 /// are ordered by decreasing variance (the bundled model's are principal components), the dot
@@ -12,25 +25,32 @@ package struct QuantizedRows: Sendable {
     package let dimension: Int
     /// How many leading components of each row are coded (``dimension`` for all).
     package let components: Int
-    /// `components` codes a row, row-major.
+    /// Bits a code: 8 (int8) or 4 (two codes a byte).
+    package let bits: Int
+    /// ``bytesPerRow`` bytes of codes a row, row-major (4-bit codes' bytes as their bit patterns).
     private(set) var codes = RowBuffer<Int8>()
     /// A row's scale: its largest coded magnitude over 127 (0 for a free row).
     private(set) var scales = RowBuffer<Float>()
 
-    /// - Parameter components: code only the first `components` of each row (a multiple of 32
-    ///   below `dimension`); nil codes all of them.
-    package init(dimension: Int, components: Int? = nil) {
+    /// - Parameters:
+    ///   - components: code only the first `components` of each row (a multiple of 32 below
+    ///     `dimension`); nil codes all of them.
+    ///   - bits: 8 (int8 codes) or 4 (4-bit codes, for an even number of components).
+    package init(dimension: Int, components: Int? = nil, bits: Int = 8) {
         let c = components ?? dimension
         precondition(
-            c > 0 && c <= dimension && (c == dimension || c % 32 == 0), "the int8 copy codes all components or a multiple of 32 of them")
+            c > 0 && c <= dimension && (c == dimension || c % 32 == 0),
+            "the quantized copy codes all components or a multiple of 32 of them")
+        precondition(bits == 8 || (bits == 4 && c % 2 == 0), "codes of 8 bits, or of 4 bits for an even number of components")
         self.dimension = dimension
         self.components = c
+        self.bits = bits
     }
 
-    /// A copy as a snapshot recorded it: `scales.count` rows of `components` codes each.
-    init(dimension: Int, components: Int, codes: RowBuffer<Int8>, scales: RowBuffer<Float>) {
-        self.init(dimension: dimension, components: components)
-        precondition(codes.count == scales.count * components)
+    /// A copy as a snapshot recorded it: `scales.count` rows of ``bytesPerRow`` bytes of codes each.
+    init(dimension: Int, components: Int, bits: Int, codes: RowBuffer<Int8>, scales: RowBuffer<Float>) {
+        self.init(dimension: dimension, components: components, bits: bits)
+        precondition(codes.count == scales.count * bytesPerRow)
         self.codes = codes
         self.scales = scales
     }
@@ -44,32 +64,42 @@ package struct QuantizedRows: Sendable {
         components == dimension ? max(wanted * 2, 40) : max(wanted * 10, 400)
     }
 
+    /// What the copy codes.
+    package var coding: QuantizedCoding { QuantizedCoding(components: components, bits: bits) }
+
+    /// Bytes of codes a row: ``components`` for int8 codes, half as many for 4-bit ones.
+    package var bytesPerRow: Int { bits == 8 ? components : components / 2 }
+
     /// Rows in the buffer, free ones included.
     package var capacity: Int { scales.count }
 
     /// Quantises `vector` into `row`. - Complexity: O(components), amortised.
     package mutating func set(row: Int32, vector: [Float]) {
         let r = Int(row)
+        let width = bytesPerRow
         if r >= scales.count {
             let grow = r - scales.count + 1
             scales.append(contentsOf: repeatElement(0, count: grow))
-            codes.append(contentsOf: repeatElement(0, count: grow * components))
+            codes.append(contentsOf: repeatElement(0, count: grow * width))
         }
-        let components = self.components
+        let (components, bits) = (self.components, self.bits)
         let scale = vector.withUnsafeBufferPointer { v in
             codes.withUnsafeMutableBufferPointer { c in
-                Self.code(v.baseAddress!, components: components, into: c.baseAddress! + r * components)
+                Self.code(v.baseAddress!, components: components, bits: bits, into: c.baseAddress! + r * width)
             }
         }
         scales.withUnsafeMutableBufferPointer { $0[r] = scale }
     }
 
     /// Codes the first `components` of `vector` into `codes`, scaled by their largest magnitude to
-    /// ±127; returns the scale (0 for a zero vector, whose codes are all 0, and for one that is
-    /// not finite — rows a damaged snapshot decodes before its checksum rejects them).
+    /// ±127 (`bits` 8) or ±7 (`bits` 4, two codes a byte); returns the scale (0 for a zero vector,
+    /// whose code bytes are all 0, and for one that is not finite — rows a damaged snapshot
+    /// decodes before its checksum rejects them).
     @inline(__always)
-    static func code(_ vector: UnsafePointer<Float>, components: Int, into codes: UnsafeMutablePointer<Int8>) -> Float {
-        LinearAlgebra.codeInt8(vector, count: components, into: codes)
+    static func code(_ vector: UnsafePointer<Float>, components: Int, bits: Int, into codes: UnsafeMutablePointer<Int8>) -> Float {
+        bits == 8
+            ? LinearAlgebra.codeInt8(vector, count: components, into: codes)
+            : LinearAlgebra.codeNibbles(vector, count: components, into: UnsafeMutableRawPointer(codes).assumingMemoryBound(to: UInt8.self))
     }
 
     /// The copy of `rows` rows at once (a restored index), the same bits as setting them one by
@@ -77,9 +107,9 @@ package struct QuantizedRows: Sendable {
     /// floats (zeros for a free row); it is called from several threads, each row once.
     /// - Complexity: O(rows · dimension), over the cores.
     package mutating func restore(rows: Int, vector: (Int, UnsafeMutablePointer<Float>) -> Void) {
-        let components = self.components
+        let (components, bits, width) = (self.components, self.bits, bytesPerRow)
         let dimension = self.dimension
-        codes = RowBuffer([Int8](repeating: 0, count: rows * components))
+        codes = RowBuffer([Int8](repeating: 0, count: rows * width))
         scales = RowBuffer([Float](repeating: 0, count: rows))
         codes.withUnsafeMutableBufferPointer { c in
             scales.withUnsafeMutableBufferPointer { s in
@@ -90,7 +120,7 @@ package struct QuantizedRows: Sendable {
                     v.withUnsafeMutableBufferPointer { v in
                         for r in range {
                             vector(r, v.baseAddress!)
-                            s[r] = Self.code(v.baseAddress!, components: components, into: c.baseAddress! + r * components)
+                            s[r] = Self.code(v.baseAddress!, components: components, bits: bits, into: c.baseAddress! + r * width)
                         }
                     }
                 }
@@ -103,9 +133,9 @@ package struct QuantizedRows: Sendable {
         let r = Int(row)
         guard r < scales.count else { return }
         scales.withUnsafeMutableBufferPointer { $0[r] = 0 }
-        let components = self.components
+        let width = bytesPerRow
         codes.withUnsafeMutableBufferPointer { c in
-            for j in 0..<components { c[r * components + j] = 0 }
+            for j in 0..<width { c[r * width + j] = 0 }
         }
     }
 
@@ -116,7 +146,7 @@ package struct QuantizedRows: Sendable {
 
     /// Approximate dot products of `query` with every row (over the coded components), into
     /// `scores[0..<capacity]`.
-    /// - Complexity: O(capacity · components) over int8 data.
+    /// - Complexity: O(capacity · components) over int8 or 4-bit codes.
     package func approximateScores(for query: [Float], into scores: inout [Float]) {
         scan(query, into: &scores) { rows, coded, chunk in VectorIndex.forEachChunk(rows: rows, bytesPerRow: coded, chunk) }
     }
@@ -125,7 +155,7 @@ package struct QuantizedRows: Sendable {
     /// cores: the scan is cut into parts of ``besideChunkBytes`` that the threads take as they
     /// free up, so whichever thread runs `beside` scans less. A hybrid query's keyword walk
     /// runs here, beside its vector scan. Serial (`beside` first) when scans stay on one thread.
-    /// - Complexity: O(capacity · components) over int8 data, and `beside`.
+    /// - Complexity: O(capacity · components) over int8 or 4-bit codes. and `beside`.
     package func approximateScores(for query: [Float], into scores: inout [Float], beside: () -> Void) {
         guard VectorIndex.splitsScans, Parallel.cores > 1 else {
             beside()
@@ -163,13 +193,14 @@ package struct QuantizedRows: Sendable {
         let peak = query[0..<coded].reduce(Float(0)) { max($0, abs($1)) }
         guard peak > 0 else {
             for r in 0..<capacity { scores[r] = 0 }
-            schedule(0, coded) { _ in }
+            schedule(0, bytesPerRow) { _ in }
             return
         }
         let qScale = peak / 127
         var q8 = [Int8](repeating: 0, count: coded)
         for j in 0..<coded { q8[j] = Int8(clamping: Int((query[j] / qScale).rounded())) }
         let rows = capacity
+        let (width, bits) = (bytesPerRow, self.bits)
         codes.withUnsafeBufferPointer { c in
             q8.withUnsafeBufferPointer { q in
                 scales.withUnsafeBufferPointer { s in
@@ -178,12 +209,19 @@ package struct QuantizedRows: Sendable {
                         let q = SharedPointer(q.baseAddress!)
                         let s = SharedPointer(s.baseAddress!)
                         let out = SharedPointer(out.baseAddress!)
-                        // Exact int32 sums of int8 products (|code · q| ≤ 127²), then scaled.
-                        schedule(rows, coded) { range in
-                            LinearAlgebra.int8RowDots(
-                                codes: c.pointer + range.lowerBound * coded, scales: s.pointer + range.lowerBound,
-                                rows: range.count, columns: coded, query: q.pointer, queryScale: qScale,
-                                into: out.pointer + range.lowerBound)
+                        // Exact int32 sums of code · query products, then scaled.
+                        schedule(rows, width) { range in
+                            if bits == 8 {
+                                LinearAlgebra.int8RowDots(
+                                    codes: c.pointer + range.lowerBound * width, scales: s.pointer + range.lowerBound,
+                                    rows: range.count, columns: coded, query: q.pointer, queryScale: qScale,
+                                    into: out.pointer + range.lowerBound)
+                            } else {
+                                LinearAlgebra.nibbleRowDots(
+                                    codes: UnsafeRawPointer(c.pointer + range.lowerBound * width).assumingMemoryBound(to: UInt8.self),
+                                    scales: s.pointer + range.lowerBound, rows: range.count, columns: coded, query: q.pointer,
+                                    queryScale: qScale, into: out.pointer + range.lowerBound)
+                            }
                         }
                     }
                 }

@@ -14,34 +14,40 @@ package struct VectorIndex: Sendable {
     private(set) var halves = RowBuffer<UInt16>()
     private(set) var occupied: [Bool] = []
     package private(set) var count = 0
-    /// The int8 mirror used for the approximate scan, when enabled.
+    /// The quantized (int8 or 4-bit) mirror used for the approximate scan, when enabled.
     package private(set) var quantized: QuantizedRows?
 
     /// - Parameters:
-    ///   - quantized: also keep an int8 copy (256 more bytes a row at 256 dimensions) for the
-    ///     approximate scan with exact re-scoring; needs a dimension divisible by 32.
+    ///   - quantized: also keep a quantized copy (256 more bytes a row at 256 dimensions, int8
+    ///     codes of every component) for the approximate scan with exact re-scoring; needs a
+    ///     dimension divisible by 32.
     ///   - quantizedComponents: with `quantized`, code only the first this many components of
     ///     each row (a multiple of 32; see ``QuantizedRows``); nil codes all of them.
+    ///   - quantizedBits: with `quantized`, 8 (int8 codes) or 4 (4-bit codes).
     ///   - precision: how the rows (and so the exact scores) are kept.
-    package init(dimension: Int, quantized: Bool = false, quantizedComponents: Int? = nil, precision: VectorPrecision = .float32) {
-        self.init(dimension: dimension, int8Components: quantized ? quantizedComponents ?? dimension : nil, precision: precision)
+    package init(
+        dimension: Int, quantized: Bool = false, quantizedComponents: Int? = nil, quantizedBits: Int = 8,
+        precision: VectorPrecision = .float32
+    ) {
+        let coding = quantized ? QuantizedCoding(components: quantizedComponents ?? dimension, bits: quantizedBits) : nil
+        self.init(dimension: dimension, coding: coding, precision: precision)
     }
 
-    /// - Parameter int8Components: how many leading components the int8 copy codes; nil: no copy.
-    init(dimension: Int, int8Components: Int?, precision: VectorPrecision) {
+    /// - Parameter coding: what the quantized copy codes; nil: no copy.
+    init(dimension: Int, coding: QuantizedCoding?, precision: VectorPrecision) {
         precondition(dimension > 0)
-        precondition(int8Components == nil || dimension % 32 == 0, "the quantized scan needs a dimension divisible by 32")
+        precondition(coding == nil || dimension % 32 == 0, "the quantized scan needs a dimension divisible by 32")
         self.dimension = dimension
         self.precision = precision
-        self.quantized = int8Components.map { QuantizedRows(dimension: dimension, components: $0) }
+        self.quantized = coding.map { QuantizedRows(dimension: dimension, components: $0.components, bits: $0.bits) }
     }
 
     /// An index over `matrix` (row-major, `occupied.count` rows; free rows hold zeros), as a
-    /// snapshot recorded it (its pages, mapped, or a copy); with `int8Components`, its int8 copy
-    /// is `restored` when that codes as many components, else made from the rows.
-    /// - Complexity: O(rows · dimension) when the int8 copy is made, else O(rows).
-    init(dimension: Int, int8Components: Int?, matrix: RowBuffer<Float>, occupied: [Bool], quantized restored: QuantizedRows? = nil) {
-        self.init(dimension: dimension, int8Components: int8Components, precision: .float32)
+    /// snapshot recorded it (its pages, mapped, or a copy); with `coding`, its quantized copy is
+    /// `restored` when that codes as `coding` says, else made from the rows.
+    /// - Complexity: O(rows · dimension) when the quantized copy is made, else O(rows).
+    init(dimension: Int, coding: QuantizedCoding?, matrix: RowBuffer<Float>, occupied: [Bool], quantized restored: QuantizedRows? = nil) {
+        self.init(dimension: dimension, coding: coding, precision: .float32)
         precondition(matrix.count == occupied.count * dimension)
         self.matrix = matrix
         self.occupied = occupied
@@ -50,23 +56,23 @@ package struct VectorIndex: Sendable {
 
     /// An index over fp16 rows (binary16 bit patterns, row-major, `occupied.count` rows; free
     /// rows hold zeros), as a snapshot recorded them (its pages, mapped, or a copy); with
-    /// `int8Components`, its int8 copy is `restored` when that codes as many components, else
-    /// made from them.
-    /// - Complexity: O(rows · dimension) when the int8 copy is made, else O(rows).
-    init(dimension: Int, int8Components: Int?, halves: RowBuffer<UInt16>, occupied: [Bool], quantized restored: QuantizedRows? = nil) {
-        self.init(dimension: dimension, int8Components: int8Components, precision: .float16)
+    /// `coding`, its quantized copy is `restored` when that codes as `coding` says, else made
+    /// from them.
+    /// - Complexity: O(rows · dimension) when the quantized copy is made, else O(rows).
+    init(dimension: Int, coding: QuantizedCoding?, halves: RowBuffer<UInt16>, occupied: [Bool], quantized restored: QuantizedRows? = nil) {
+        self.init(dimension: dimension, coding: coding, precision: .float16)
         precondition(halves.count == occupied.count * dimension)
         self.halves = halves
         self.occupied = occupied
         finishRestoring(restored)
     }
 
-    /// The count and the int8 copy of restored rows: `restored` when it is the copy this index
+    /// The count and the quantized copy of restored rows: `restored` when it is the copy this index
     /// keeps (as many components, a row each), else coded from the rows.
     private mutating func finishRestoring(_ restored: QuantizedRows?) {
         count = occupied.lazy.filter { $0 }.count
         guard var copy = quantized, !occupied.isEmpty else { return }
-        if let restored, restored.components == copy.components, restored.capacity == occupied.count {
+        if let restored, restored.coding == copy.coding, restored.capacity == occupied.count {
             quantized = restored
             return
         }
@@ -126,7 +132,7 @@ package struct VectorIndex: Sendable {
                     LinearAlgebra.toHalf(v.baseAddress!, into: h.baseAddress! + r * dimension, count: dimension)
                 }
             }
-            // The int8 copy of the rounded components, as a snapshot's rows make it.
+            // The quantized copy of the rounded components, as a snapshot's rows make it.
             if quantized != nil { quantized!.set(row: row, vector: self.vector(at: row)) }
         }
     }

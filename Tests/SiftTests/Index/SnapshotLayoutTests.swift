@@ -195,20 +195,21 @@ struct SnapshotLayoutTests {
     }
 
     @Test(
-        "A snapshot of the previous format (version 4: the keyword index decoded list by list) is not used: the open rebuilds and says why")
-    func previousFormatRebuilds() async throws {
+        "A snapshot of a previous format (version 5: an int8 copy with no bits a code; 4: the keyword index decoded list by list) is not used: the open rebuilds and says why",
+        arguments: [UInt8(5), 4])
+    func previousFormatRebuilds(version: UInt8) async throws {
         let fixture = try IndexFixture(.disk, embedder: randomModel())
         let live = try fixture.open()
         try await live.upsert(SyntheticCorpus(seed: 2).items(count: 50))
         #expect(await live.saveSnapshot())
         let file = IndexSnapshot.url(in: try #require(fixture.directory))
         var bytes = try Data(contentsOf: file)
-        bytes.replaceSubrange(8..<12, with: [4, 0, 0, 0])
+        bytes.replaceSubrange(8..<12, with: [version, 0, 0, 0])
         try bytes.write(to: file)
         let reopened = try fixture.open()
         #expect(
             fixture.logger.records.last { $0.operation == "open" }?.outcome
-                == "ok, rebuilt: the snapshot has format version 4, this Sift writes 5")
+                == "ok, rebuilt: the snapshot has format version \(version), this Sift writes 6")
         #expect(await reopened.vectors?.rowsAreMapped == false)
         try await reopened.checkInvariants()
     }
@@ -273,33 +274,37 @@ struct SnapshotLayoutTests {
     }
 
     @Test(
-        "The int8 copy is the snapshot's own when it codes the components the open wants, coded again when it does not; both equal a rebuild's"
+        "The quantized copy is the snapshot's own when it codes as the open wants, coded again when it does not (other components or bits); both equal a rebuild's"
     )
-    func storedInt8Copy() async throws {
+    func storedQuantizedCopy() async throws {
         let fixture = try IndexFixture(.disk, embedder: randomModel())
         let live = try fixture.open()
         try await live.upsert(SyntheticCorpus(seed: 6).items(count: 200))
         try await live.delete(ids: [ItemID("item-3")])
         #expect(await live.saveSnapshot())
         let written = try #require(await live.vectors?.quantized)
-        func open(components: Int?) throws -> SearchIndex {
+        #expect(written.bits == 4)
+        func open(components: Int?, bits: Int? = nil) throws -> SearchIndex {
             var configuration = SearchIndex.Configuration(
                 directory: fixture.directory, embedder: fixture.embedder, clock: fixture.clock.function, logger: fixture.logger)
             configuration.quantizedScanComponents = components
+            configuration.quantizedScanBits = bits
             configuration.readOnly = true
             return try SearchIndex(configuration: configuration)
         }
-        let same = try open(components: written.components)
+        let same = try open(components: written.components, bits: written.bits)
         let stored = try #require(await same.vectors?.quantized)
         #expect(stored.codes.isMapped && stored.scales.isMapped)
         #expect(stored.codes.array == written.codes.array && stored.scales.array == written.scales.array)
 
         let other = written.components == 32 ? 64 : 32
-        let recoded = try #require(await open(components: other).vectors?.quantized)
-        #expect(recoded.components == other && !recoded.codes.isMapped)
-        var rebuilt = try #require(await live.vectors)
-        rebuilt = VectorIndex(dimension: rebuilt.dimension, int8Components: other, halves: rebuilt.halves, occupied: rebuilt.occupied)
-        #expect(recoded.codes.array == rebuilt.quantized!.codes.array && recoded.scales.array == rebuilt.quantized!.scales.array)
+        let vectors = try #require(await live.vectors)
+        for coding in [QuantizedCoding(components: other, bits: 8), QuantizedCoding(components: written.components, bits: 8)] {
+            let recoded = try #require(await open(components: coding.components, bits: coding.bits).vectors?.quantized)
+            #expect(recoded.coding == coding && !recoded.codes.isMapped)
+            let rebuilt = VectorIndex(dimension: vectors.dimension, coding: coding, halves: vectors.halves, occupied: vectors.occupied)
+            #expect(recoded.codes.array == rebuilt.quantized!.codes.array && recoded.scales.array == rebuilt.quantized!.scales.array)
+        }
     }
 
     @Test("Once most rows have changed since the open, the item cache decodes the rest and lets the snapshot's pages go, every item kept")

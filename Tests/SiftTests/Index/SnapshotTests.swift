@@ -120,7 +120,7 @@ struct SnapshotTests {
         try await fromSnapshot.checkInvariants()
     }
 
-    @Test("With the int8 scan, a snapshot's int8 copy equals a rebuild's and answers as one")
+    @Test("With the quantized scan, a snapshot's quantized copy equals a rebuild's and answers as one")
     func quantizedFromSnapshot() async throws {
         let s = try SnapshotFixture()
         _ = try await s.build()
@@ -144,7 +144,7 @@ struct SnapshotTests {
         for id in ta.ids {
             let ra = Int(ta.row(of: id)!)
             let rb = Int(tb.row(of: id)!)
-            let d = a.components
+            let d = a.bytesPerRow
             #expect(scalesA[ra] == scalesB[rb] && codesA[(ra * d)..<((ra + 1) * d)] == codesB[(rb * d)..<((rb + 1) * d)])
         }
         try await expectSameAnswers(fromSnapshot, rebuiltForReal, s.queries.filter { $0.mode != .keyword })

@@ -111,7 +111,7 @@ struct QueryPathTests {
             let reference = v.map { scale > 0 ? Int8(clamping: Int(($0 / scale).rounded())) : 0 }
             var codes = [Int8](repeating: 1, count: 64)
             let got = v.withUnsafeBufferPointer { p in
-                codes.withUnsafeMutableBufferPointer { QuantizedRows.code(p.baseAddress!, components: 64, into: $0.baseAddress!) }
+                codes.withUnsafeMutableBufferPointer { QuantizedRows.code(p.baseAddress!, components: 64, bits: 8, into: $0.baseAddress!) }
             }
             #expect(got == scale)
             #expect(codes == reference)
@@ -121,41 +121,51 @@ struct QueryPathTests {
         var codes = [Int8](repeating: 1, count: 64)
         #expect(
             bad.withUnsafeBufferPointer { p in
-                codes.withUnsafeMutableBufferPointer { QuantizedRows.code(p.baseAddress!, components: 64, into: $0.baseAddress!) }
+                codes.withUnsafeMutableBufferPointer { QuantizedRows.code(p.baseAddress!, components: 64, bits: 8, into: $0.baseAddress!) }
             } == 0)
         #expect(codes.allSatisfy { $0 == 0 })
     }
 
-    @Test("The int8 copy of restored rows has the bits of one made row by row")
-    func restoredCopyEqualsRowByRow() {
+    @Test("The quantized copy of restored rows has the bits of one made row by row", arguments: [8, 4])
+    func restoredCopyEqualsRowByRow(bits: Int) {
         let dim = 64
+        let coding = QuantizedCoding(components: 32, bits: bits)
         let vectors = VectorIndexTests.randomUnitVectors(5_000, dimension: dim, seed: 21)
-        var built = VectorIndex(dimension: dim, int8Components: 32, precision: .float16)
+        var built = VectorIndex(dimension: dim, coding: coding, precision: .float16)
         for (r, v) in vectors.enumerated() where r % 7 != 3 { built.set(row: Int32(r), vector: v) }
         built.set(row: 5_001, vector: vectors[0])
         built.remove(row: 5_001)
-        let restored = VectorIndex(dimension: dim, int8Components: 32, halves: built.halves, occupied: built.occupied)
+        let restored = VectorIndex(dimension: dim, coding: coding, halves: built.halves, occupied: built.occupied)
+        #expect(restored.quantized!.coding == coding)
+        #expect(restored.quantized!.codes.count == 5_002 * coding.components * bits / 8)
         #expect(restored.quantized!.codes.array == built.quantized!.codes.array)
         #expect(restored.quantized!.scales.array == built.quantized!.scales.array)
     }
 
     @Test(
-        "The default configuration: the int8 copy codes half a variance-ordered model's components, all of another's, none at odd dimensions"
+        "The default configuration: the quantized copy codes half a variance-ordered model's components at 4 bits, all of another's at 8, none at odd dimensions"
     )
     func defaultQuantizedComponents() throws {
         let bundledLike = randomModel(dimension: 64)
-        #expect(SearchIndex.Configuration(directory: nil, embedder: bundledLike).int8Components == 32)
         #expect(
-            SearchIndex.Configuration(directory: nil, embedder: WordDirectionEmbedder()).int8Components == WordDirectionEmbedder().dimension
-        )
-        #expect(SearchIndex.Configuration(directory: nil, embedder: bundledLike, quantizedScanComponents: 64).int8Components == 64)
-        #expect(SearchIndex.Configuration(directory: nil, embedder: bundledLike, quantizedScan: false).int8Components == nil)
+            SearchIndex.Configuration(directory: nil, embedder: bundledLike).quantizedCoding == QuantizedCoding(components: 32, bits: 4))
+        let d = WordDirectionEmbedder().dimension
+        #expect(
+            SearchIndex.Configuration(directory: nil, embedder: WordDirectionEmbedder()).quantizedCoding
+                == QuantizedCoding(components: d, bits: 8))
+        #expect(
+            SearchIndex.Configuration(directory: nil, embedder: bundledLike, quantizedScanComponents: 64).quantizedCoding
+                == QuantizedCoding(components: 64, bits: 8))
+        var eight = SearchIndex.Configuration(directory: nil, embedder: bundledLike)
+        eight.quantizedScanBits = 8
+        #expect(eight.quantizedCoding == QuantizedCoding(components: 32, bits: 8))
+        #expect(SearchIndex.Configuration(directory: nil, embedder: bundledLike, quantizedScan: false).quantizedCoding == nil)
         struct Odd: Embedder {
             var dimension: Int { 10 }
             var fingerprint: String { "odd" }
             func embed(_ text: String, into output: UnsafeMutableBufferPointer<Float>) { output.update(repeating: 0) }
         }
-        #expect(SearchIndex.Configuration(directory: nil, embedder: Odd()).int8Components == nil)
+        #expect(SearchIndex.Configuration(directory: nil, embedder: Odd()).quantizedCoding == nil)
     }
 
     @Test(
