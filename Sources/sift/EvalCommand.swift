@@ -29,7 +29,13 @@ enum EvalCommand: Command {
                 help: "BM25F parameters to try: k1, b, and the title, keywords and content weights"),
             OptionSpec(
                 names: ["--k3"], value: "K3",
-                help: "saturation of a query word said more than once, (k3+1)·n/(k3+n) (0: once, the default; inf: n times)"),
+                help:
+                    "keyword mode: saturation of a query word said more than once, (k3+1)·n/(k3+n) (default 1.5; 0: once; inf: n times)"
+            ),
+            OptionSpec(
+                names: ["--k3-paragraph"], value: "T,L",
+                help: "keyword mode: a query of T or more terms is a pasted paragraph, its k3 times terms / L (default 24,7; 0,0 off)"
+            ),
             OptionSpec(names: ["--fusion"], value: "METHOD", help: "hybrid fusion to try: linear:ALPHA or rrf:K"),
             OptionSpec(names: ["--candidates"], value: "N", help: "semantic candidates joining the keyword matches (default 100)"),
             OptionSpec(
@@ -109,6 +115,14 @@ enum EvalCommand: Command {
                 throw UsageError("--k3 expects a number ≥ 0 or inf, got \"\(text)\"")
             }
             bm25.k3 = k3
+        }
+        if let text = a.value("--k3-paragraph") {
+            let parts = text.split(separator: ",").map(String.init)
+            guard parts.count == 2, let t = Int(parts[0]), t >= 0, let l = Float(parts[1]), l >= 0 else {
+                throw UsageError("--k3-paragraph expects T,L (terms ≥ 0, length ≥ 0), got \"\(text)\"")
+            }
+            bm25.paragraphTerms = t
+            bm25.paragraphK3Length = l
         }
         var fusion = FusionParameters.default
         if let text = a.value("--fusion") {

@@ -11,15 +11,17 @@ extension KeywordIndex {
         package var isPrefix: Bool
         /// How many times the query says the word (its stem; a prefix counts once).
         package var count = 1
-        /// Its idf multiplies by this: ``BM25Parameters/queryFrequencyWeight(_:)`` of ``count``
-        /// (exactly 1 for a word said once, so such a query scores as if it had no such factor).
+        /// Its idf multiplies by this: ``BM25Parameters/queryFrequencyWeight(_:queryTerms:)`` of
+        /// ``count`` and the query's length (exactly 1 for a word said once, so such a query
+        /// scores as if it had no such factor).
         package var weight: Float = 1
     }
 
     /// Analyses a query. With `prefixLastTerm`, the last word (when the query does not end in
     /// a separator) also matches every index term that starts with it, as-you-type. With
-    /// `countsRepeats`, a word said n times weighs ``BM25Parameters/queryFrequencyWeight(_:)``
-    /// of n; without, once.
+    /// `countsRepeats`, a word said n times weighs
+    /// ``BM25Parameters/queryFrequencyWeight(_:queryTerms:)`` of n (and of the query's terms,
+    /// stop words aside); without, once.
     package func queryTerms(
         _ query: String, prefixLastTerm: Bool = true, maxExpansions: Int = 1024, countsRepeats: Bool = false
     ) -> [QueryTerm] {
@@ -36,10 +38,14 @@ extension KeywordIndex {
                 result.append(QueryTerm(word: word, terms: terms.sorted(), isPrefix: true))
             } else if let at = seen[stem] {
                 result[at].count += 1
-                if countsRepeats { result[at].weight = parameters.queryFrequencyWeight(result[at].count) }
             } else {
                 seen[stem] = result.count
                 result.append(QueryTerm(word: word, terms: [stem], isPrefix: false))
+            }
+        }
+        if countsRepeats {
+            for i in result.indices where result[i].count > 1 {
+                result[i].weight = parameters.queryFrequencyWeight(result[i].count, queryTerms: words.count)
             }
         }
         return result

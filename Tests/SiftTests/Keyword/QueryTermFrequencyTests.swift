@@ -19,6 +19,30 @@ struct QueryTermFrequencyTests {
         #expect(p.queryFrequencyWeight(3) == 1)
     }
 
+    @Test("A query of 24 or more terms is a pasted paragraph: its k3 grows as terms / 7; a shorter one keeps k3; 0 turns it off")
+    func paragraphK3() {
+        var p = BM25Parameters()
+        #expect(p.k3 == 1.5 && p.paragraphTerms == 24 && p.paragraphK3Length == 7)
+        #expect(p.effectiveK3(queryTerms: 0) == 1.5 && p.effectiveK3(queryTerms: 23) == 1.5)
+        #expect(p.effectiveK3(queryTerms: 24) == 1.5 * 24 / 7 && p.effectiveK3(queryTerms: 35) == 1.5 * 5)
+        #expect(abs(p.queryFrequencyWeight(2, queryTerms: 35) - Float(8.5 * 2 / 9.5)) < 1e-6)
+        #expect(p.queryFrequencyWeight(2, queryTerms: 23) == p.queryFrequencyWeight(2))
+        #expect(p.queryFrequencyWeight(1, queryTerms: 35) == 1)
+        p.paragraphTerms = 0
+        #expect(p.effectiveK3(queryTerms: 35) == 1.5)
+        p = BM25Parameters(paragraphTerms: 4, paragraphK3Length: 8)
+        #expect(p.effectiveK3(queryTerms: 5) == 1.5, "never below k3")
+
+        // Through the query's analysis: the query's terms (stop words aside) set its length.
+        let index = index()
+        func filler(_ n: Int) -> String { (1...n).map { "word\($0)" }.joined(separator: " ") }
+        let typed = index.queryTerms("soup lentil soup " + filler(20), prefixLastTerm: false, countsRepeats: true)
+        #expect(typed.count == 22 && typed[0].count == 2 && typed[0].weight == index.parameters.queryFrequencyWeight(2))
+        let pasted = index.queryTerms("soup lentil soup the and " + filler(22), prefixLastTerm: false, countsRepeats: true)
+        #expect(pasted[0].count == 2 && pasted[0].weight == index.parameters.queryFrequencyWeight(2, queryTerms: 25))
+        #expect(pasted[0].weight > typed[0].weight)
+    }
+
     func index() -> KeywordIndex {
         var index = KeywordIndex()
         let texts = ["lentil soup with cumin", "tomato soup", "lentil salad", "rice and beans"]
