@@ -1,5 +1,5 @@
-// Hot loops of the embedding model, with a runtime choice of AVX2 on x86-64 (the package is
-// built for generic x86-64, so the compiler may not use AVX2 elsewhere).
+// Hot loops of the embedding model, with a runtime choice of AVX-512 or AVX2 on x86-64 (the
+// package is built for generic x86-64, so the compiler may not use them elsewhere).
 #include "EmbeddingKernels.h"
 #include "SiftKernels.h"
 #include <string.h>
@@ -100,13 +100,52 @@ static void accumulate_avx2(float *acc, const unsigned char *rows, size_t stride
     }
 }
 
-// The CPU check of SiftKernels.c (AVX2 + FMA + F16C, and the OS saving AVX state).
-static int have_avx2(void) { return sift_kernel_level() >= 2; }
+__attribute__((target("avx512f,avx2")))
+static inline __m512 widen16(const int8_t *q) {
+    return _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)q)));
+}
+
+/// The AVX2 path's sums, sixteen components an instruction: the same multiplications and
+/// additions in the same order for every component, so the same bits.
+__attribute__((target("avx512f,avx2")))
+static void accumulate_avx512(float *acc, const unsigned char *rows, size_t stride,
+                              const sift_term *terms, size_t n, size_t dim) {
+    size_t i = 0;
+    size_t d16 = dim & ~(size_t)15;
+    for (; i + 4 <= n; i += 4) {
+        for (size_t k = i + 4; k < i + 8 && k < n; k++) prefetch_row(rows + (size_t)terms[k].bucket * stride, stride);
+        const unsigned char *r0 = rows + (size_t)terms[i].bucket * stride;
+        const unsigned char *r1 = rows + (size_t)terms[i + 1].bucket * stride;
+        const unsigned char *r2 = rows + (size_t)terms[i + 2].bucket * stride;
+        const unsigned char *r3 = rows + (size_t)terms[i + 3].bucket * stride;
+        float s0 = row_factor(r0, terms[i].weight), s1 = row_factor(r1, terms[i + 1].weight);
+        float s2 = row_factor(r2, terms[i + 2].weight), s3 = row_factor(r3, terms[i + 3].weight);
+        const int8_t *q0 = (const int8_t *)(r0 + 4), *q1 = (const int8_t *)(r1 + 4);
+        const int8_t *q2 = (const int8_t *)(r2 + 4), *q3 = (const int8_t *)(r3 + 4);
+        __m512 v0 = _mm512_set1_ps(s0), v1 = _mm512_set1_ps(s1), v2 = _mm512_set1_ps(s2), v3 = _mm512_set1_ps(s3);
+        size_t j = 0;
+        for (; j < d16; j += 16) {
+            __m512 a = _mm512_add_ps(_mm512_mul_ps(widen16(q0 + j), v0), _mm512_mul_ps(widen16(q1 + j), v1));
+            __m512 b = _mm512_add_ps(_mm512_mul_ps(widen16(q2 + j), v2), _mm512_mul_ps(widen16(q3 + j), v3));
+            _mm512_storeu_ps(acc + j, _mm512_add_ps(_mm512_loadu_ps(acc + j), _mm512_add_ps(a, b)));
+        }
+        add4_from(acc, j, dim, q0, q1, q2, q3, s0, s1, s2, s3);
+    }
+    for (; i < n; i++) {
+        const unsigned char *r = rows + (size_t)terms[i].bucket * stride;
+        float s = row_factor(r, terms[i].weight);
+        const int8_t *q = (const int8_t *)(r + 4);
+        __m512 v = _mm512_set1_ps(s);
+        size_t j = 0;
+        for (; j < d16; j += 16) _mm512_storeu_ps(acc + j, _mm512_add_ps(_mm512_loadu_ps(acc + j), _mm512_mul_ps(widen16(q + j), v)));
+        add1_from(acc, j, dim, q, s);
+    }
+}
 #endif
 
 int sift_kernels_avx2(void) {
 #ifdef SIFT_X86
-    return have_avx2();
+    return sift_kernel_level() >= 2;
 #else
     return 0;
 #endif
@@ -114,11 +153,23 @@ int sift_kernels_avx2(void) {
 
 void sift_accumulate_int8_rows(float *acc, const void *rows, size_t stride,
                                const sift_term *terms, size_t n, size_t dim) {
+    sift_accumulate_int8_rows_at_most(3, acc, rows, stride, terms, n, dim);
+}
+
+void sift_accumulate_int8_rows_at_most(int ceiling, float *acc, const void *rows, size_t stride,
+                                       const sift_term *terms, size_t n, size_t dim) {
 #ifdef SIFT_X86
-    if (have_avx2()) {
+    int level = sift_kernel_level() < ceiling ? sift_kernel_level() : ceiling;
+    if (level >= 3) {
+        accumulate_avx512(acc, (const unsigned char *)rows, stride, terms, n, dim);
+        return;
+    }
+    if (level >= 2) {
         accumulate_avx2(acc, (const unsigned char *)rows, stride, terms, n, dim);
         return;
     }
+#else
+    (void)ceiling;
 #endif
     sift_accumulate_int8_rows_portable(acc, (const unsigned char *)rows, stride, terms, n, dim);
 }

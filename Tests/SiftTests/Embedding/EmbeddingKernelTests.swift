@@ -32,7 +32,7 @@ struct EmbeddingKernelTests {
         return acc
     }
 
-    @Test("Every path gives the same bits as the documented sums", arguments: [256, 13, 8])
+    @Test("Every path gives the same bits as the documented sums", arguments: [256, 13, 8, 24, 40])
     func pathsAgreeBitForBit(dimension: Int) {
         var rng = SplitMix64(seed: 20_261_203 &+ UInt64(dimension))
         let buckets = 97
@@ -59,6 +59,16 @@ struct EmbeddingKernelTests {
             }
             #expect(dispatched.map(\.bitPattern) == expected.map(\.bitPattern), "dispatched (avx2: \(sift_kernels_avx2())), \(count) terms")
             #expect(portable.map(\.bitPattern) == expected.map(\.bitPattern), "portable, \(count) terms")
+            // Each kernel family this machine has: portable, AVX2, AVX-512.
+            for level: Int32 in [0, 2, 3] {
+                var capped = [Float](repeating: 0.5, count: dimension)
+                rows.withUnsafeBytes { r in
+                    terms.withUnsafeBufferPointer { t in
+                        sift_accumulate_int8_rows_at_most(level, &capped, r.baseAddress, stride, t.baseAddress, count, dimension)
+                    }
+                }
+                #expect(capped.map(\.bitPattern) == expected.map(\.bitPattern), "kernel level \(level), \(count) terms")
+            }
         }
     }
 }
