@@ -4,7 +4,7 @@ import Testing
 
 @testable import Sift
 
-@Suite("Embedding kernel (C, AVX2 chosen at run time)")
+@Suite("Embedding kernel (C, AVX-512 or AVX2 chosen at run time)")
 struct EmbeddingKernelTests {
     /// The documented sums in Swift: rows four at a time, `(p0 + p1) + (p2 + p3)`, then one by one.
     func reference(rows: [UInt8], stride: Int, terms: [sift_term], dimension d: Int) -> [Float] {
