@@ -58,16 +58,16 @@ static inline void prefetch_row(const unsigned char *r, size_t stride) {
     _mm_prefetch((const char *)r + stride - 1, _MM_HINT_T0);
 }
 
-__attribute__((target("avx2")))
-static inline __m256 widen8(const int8_t *q) {
-    return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)q)));
-}
+/// The SIMD paths' sums: `add4` adds four rows (components 0..<`dim` rounded down to its width,
+/// then `add4_from`'s scalar tail), `add1` one. Inlined into each path with its own adders.
+typedef size_t (*sift_add4_fn)(float *acc, size_t dim, const int8_t *q0, const int8_t *q1, const int8_t *q2,
+                               const int8_t *q3, float s0, float s1, float s2, float s3);
+typedef size_t (*sift_add1_fn)(float *acc, size_t dim, const int8_t *q, float s);
 
-__attribute__((target("avx2")))
-static void accumulate_avx2(float *acc, const unsigned char *rows, size_t stride,
-                            const sift_term *terms, size_t n, size_t dim) {
+static inline __attribute__((always_inline)) void accumulate_simd(float *acc, const unsigned char *rows, size_t stride,
+                                                                  const sift_term *terms, size_t n, size_t dim,
+                                                                  sift_add4_fn add4, sift_add1_fn add1) {
     size_t i = 0;
-    size_t d8 = dim & ~(size_t)7;
     for (; i + 4 <= n; i += 4) {
         // The next four rows are fetched while these four are added: the table is far larger
         // than the caches, so each row is a miss and the loop waits on memory, not arithmetic.
@@ -80,24 +80,47 @@ static void accumulate_avx2(float *acc, const unsigned char *rows, size_t stride
         float s2 = row_factor(r2, terms[i + 2].weight), s3 = row_factor(r3, terms[i + 3].weight);
         const int8_t *q0 = (const int8_t *)(r0 + 4), *q1 = (const int8_t *)(r1 + 4);
         const int8_t *q2 = (const int8_t *)(r2 + 4), *q3 = (const int8_t *)(r3 + 4);
-        __m256 v0 = _mm256_set1_ps(s0), v1 = _mm256_set1_ps(s1), v2 = _mm256_set1_ps(s2), v3 = _mm256_set1_ps(s3);
-        size_t j = 0;
-        for (; j < d8; j += 8) {
-            __m256 a = _mm256_add_ps(_mm256_mul_ps(widen8(q0 + j), v0), _mm256_mul_ps(widen8(q1 + j), v1));
-            __m256 b = _mm256_add_ps(_mm256_mul_ps(widen8(q2 + j), v2), _mm256_mul_ps(widen8(q3 + j), v3));
-            _mm256_storeu_ps(acc + j, _mm256_add_ps(_mm256_loadu_ps(acc + j), _mm256_add_ps(a, b)));
-        }
+        size_t j = add4(acc, dim, q0, q1, q2, q3, s0, s1, s2, s3);
         add4_from(acc, j, dim, q0, q1, q2, q3, s0, s1, s2, s3);
     }
     for (; i < n; i++) {
         const unsigned char *r = rows + (size_t)terms[i].bucket * stride;
         float s = row_factor(r, terms[i].weight);
         const int8_t *q = (const int8_t *)(r + 4);
-        __m256 v = _mm256_set1_ps(s);
-        size_t j = 0;
-        for (; j < d8; j += 8) _mm256_storeu_ps(acc + j, _mm256_add_ps(_mm256_loadu_ps(acc + j), _mm256_mul_ps(widen8(q + j), v)));
-        add1_from(acc, j, dim, q, s);
+        add1_from(acc, add1(acc, dim, q, s), dim, q, s);
     }
+}
+
+__attribute__((target("avx2")))
+static inline __m256 widen8(const int8_t *q) {
+    return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)q)));
+}
+
+__attribute__((target("avx2")))
+static inline size_t add4_avx2(float *acc, size_t dim, const int8_t *q0, const int8_t *q1, const int8_t *q2, const int8_t *q3,
+                               float s0, float s1, float s2, float s3) {
+    __m256 v0 = _mm256_set1_ps(s0), v1 = _mm256_set1_ps(s1), v2 = _mm256_set1_ps(s2), v3 = _mm256_set1_ps(s3);
+    size_t j = 0;
+    for (; j + 8 <= dim; j += 8) {
+        __m256 a = _mm256_add_ps(_mm256_mul_ps(widen8(q0 + j), v0), _mm256_mul_ps(widen8(q1 + j), v1));
+        __m256 b = _mm256_add_ps(_mm256_mul_ps(widen8(q2 + j), v2), _mm256_mul_ps(widen8(q3 + j), v3));
+        _mm256_storeu_ps(acc + j, _mm256_add_ps(_mm256_loadu_ps(acc + j), _mm256_add_ps(a, b)));
+    }
+    return j;
+}
+
+__attribute__((target("avx2")))
+static inline size_t add1_avx2(float *acc, size_t dim, const int8_t *q, float s) {
+    __m256 v = _mm256_set1_ps(s);
+    size_t j = 0;
+    for (; j + 8 <= dim; j += 8) _mm256_storeu_ps(acc + j, _mm256_add_ps(_mm256_loadu_ps(acc + j), _mm256_mul_ps(widen8(q + j), v)));
+    return j;
+}
+
+__attribute__((target("avx2")))
+static void accumulate_avx2(float *acc, const unsigned char *rows, size_t stride,
+                            const sift_term *terms, size_t n, size_t dim) {
+    accumulate_simd(acc, rows, stride, terms, n, dim, add4_avx2, add1_avx2);
 }
 
 __attribute__((target("avx512f,avx2")))
@@ -108,38 +131,30 @@ static inline __m512 widen16(const int8_t *q) {
 /// The AVX2 path's sums, sixteen components an instruction: the same multiplications and
 /// additions in the same order for every component, so the same bits.
 __attribute__((target("avx512f,avx2")))
+static inline size_t add4_avx512(float *acc, size_t dim, const int8_t *q0, const int8_t *q1, const int8_t *q2, const int8_t *q3,
+                                 float s0, float s1, float s2, float s3) {
+    __m512 v0 = _mm512_set1_ps(s0), v1 = _mm512_set1_ps(s1), v2 = _mm512_set1_ps(s2), v3 = _mm512_set1_ps(s3);
+    size_t j = 0;
+    for (; j + 16 <= dim; j += 16) {
+        __m512 a = _mm512_add_ps(_mm512_mul_ps(widen16(q0 + j), v0), _mm512_mul_ps(widen16(q1 + j), v1));
+        __m512 b = _mm512_add_ps(_mm512_mul_ps(widen16(q2 + j), v2), _mm512_mul_ps(widen16(q3 + j), v3));
+        _mm512_storeu_ps(acc + j, _mm512_add_ps(_mm512_loadu_ps(acc + j), _mm512_add_ps(a, b)));
+    }
+    return j;
+}
+
+__attribute__((target("avx512f,avx2")))
+static inline size_t add1_avx512(float *acc, size_t dim, const int8_t *q, float s) {
+    __m512 v = _mm512_set1_ps(s);
+    size_t j = 0;
+    for (; j + 16 <= dim; j += 16) _mm512_storeu_ps(acc + j, _mm512_add_ps(_mm512_loadu_ps(acc + j), _mm512_mul_ps(widen16(q + j), v)));
+    return j;
+}
+
+__attribute__((target("avx512f,avx2")))
 static void accumulate_avx512(float *acc, const unsigned char *rows, size_t stride,
                               const sift_term *terms, size_t n, size_t dim) {
-    size_t i = 0;
-    size_t d16 = dim & ~(size_t)15;
-    for (; i + 4 <= n; i += 4) {
-        for (size_t k = i + 4; k < i + 8 && k < n; k++) prefetch_row(rows + (size_t)terms[k].bucket * stride, stride);
-        const unsigned char *r0 = rows + (size_t)terms[i].bucket * stride;
-        const unsigned char *r1 = rows + (size_t)terms[i + 1].bucket * stride;
-        const unsigned char *r2 = rows + (size_t)terms[i + 2].bucket * stride;
-        const unsigned char *r3 = rows + (size_t)terms[i + 3].bucket * stride;
-        float s0 = row_factor(r0, terms[i].weight), s1 = row_factor(r1, terms[i + 1].weight);
-        float s2 = row_factor(r2, terms[i + 2].weight), s3 = row_factor(r3, terms[i + 3].weight);
-        const int8_t *q0 = (const int8_t *)(r0 + 4), *q1 = (const int8_t *)(r1 + 4);
-        const int8_t *q2 = (const int8_t *)(r2 + 4), *q3 = (const int8_t *)(r3 + 4);
-        __m512 v0 = _mm512_set1_ps(s0), v1 = _mm512_set1_ps(s1), v2 = _mm512_set1_ps(s2), v3 = _mm512_set1_ps(s3);
-        size_t j = 0;
-        for (; j < d16; j += 16) {
-            __m512 a = _mm512_add_ps(_mm512_mul_ps(widen16(q0 + j), v0), _mm512_mul_ps(widen16(q1 + j), v1));
-            __m512 b = _mm512_add_ps(_mm512_mul_ps(widen16(q2 + j), v2), _mm512_mul_ps(widen16(q3 + j), v3));
-            _mm512_storeu_ps(acc + j, _mm512_add_ps(_mm512_loadu_ps(acc + j), _mm512_add_ps(a, b)));
-        }
-        add4_from(acc, j, dim, q0, q1, q2, q3, s0, s1, s2, s3);
-    }
-    for (; i < n; i++) {
-        const unsigned char *r = rows + (size_t)terms[i].bucket * stride;
-        float s = row_factor(r, terms[i].weight);
-        const int8_t *q = (const int8_t *)(r + 4);
-        __m512 v = _mm512_set1_ps(s);
-        size_t j = 0;
-        for (; j < d16; j += 16) _mm512_storeu_ps(acc + j, _mm512_add_ps(_mm512_loadu_ps(acc + j), _mm512_mul_ps(widen16(q + j), v)));
-        add1_from(acc, j, dim, q, s);
-    }
+    accumulate_simd(acc, rows, stride, terms, n, dim, add4_avx512, add1_avx512);
 }
 #endif
 

@@ -11,6 +11,7 @@
 #if defined(__x86_64__) || defined(_M_X64)
 #define SIFT_NIBBLE_X86 1
 #include <immintrin.h>
+#include "ScoreReduction.h"
 #endif
 
 float sift_code_u4(const float *v, size_t n, uint8_t *codes) {
@@ -111,15 +112,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni,avx2"))) static void scores_u
             SIFT_U4_STEP(s2, row + 2 * half, b);
             SIFT_U4_STEP(s3, row + 3 * half, b);
         }
-        // The four rows' sums at once (as the int8 kernel): exact integer sums in any order.
-        __m256i h0 = _mm256_add_epi32(_mm512_castsi512_si256(s0), _mm512_extracti64x4_epi64(s0, 1));
-        __m256i h1 = _mm256_add_epi32(_mm512_castsi512_si256(s1), _mm512_extracti64x4_epi64(s1, 1));
-        __m256i h2 = _mm256_add_epi32(_mm512_castsi512_si256(s2), _mm512_extracti64x4_epi64(s2, 1));
-        __m256i h3 = _mm256_add_epi32(_mm512_castsi512_si256(s3), _mm512_extracti64x4_epi64(s3, 1));
-        __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(h0, h1), _mm256_hadd_epi32(h2, h3));
-        __m128i sums = _mm_sub_epi32(_mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)), _mm_set1_epi32(offset));
-        __m128 scores = _mm_mul_ps(_mm_mul_ps(_mm_cvtepi32_ps(sums), _mm_loadu_ps(scales + r)), _mm_set1_ps(qscale));
-        _mm_storeu_ps(out + r, scores);
+        sift_store4_scores(s0, s1, s2, s3, offset, scales + r, qscale, out + r);
     }
     for (; r < rows; r++) {
         const uint8_t *row = codes + r * half;

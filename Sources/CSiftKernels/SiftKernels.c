@@ -6,6 +6,7 @@
 #define SIFT_X86 1
 #include <cpuid.h>
 #include <immintrin.h>
+#include "ScoreReduction.h"
 #endif
 
 // MARK: Portable loops (any CPU; the compiler vectorises them for the baseline ISA).
@@ -265,17 +266,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni,avx2"))) static void scores_i
             s2 = _mm512_dpbusd_epi32(s2, _mm512_xor_si512(_mm512_maskz_loadu_epi8(low, h + 2 * dim), flip), qv[blocks]);
             s3 = _mm512_dpbusd_epi32(s3, _mm512_xor_si512(_mm512_maskz_loadu_epi8(low, h + 3 * dim), flip), qv[blocks]);
         }
-        // The four rows' sums at once: halve each to 256 bits, then two rounds of pairwise
-        // adds (hadd within 128-bit lanes) and the lanes added: [s0, s1, s2, s3]. Integer sums
-        // are exact in any order, and each row's float arithmetic is the one-row path's.
-        __m256i h0 = _mm256_add_epi32(_mm512_castsi512_si256(s0), _mm512_extracti64x4_epi64(s0, 1));
-        __m256i h1 = _mm256_add_epi32(_mm512_castsi512_si256(s1), _mm512_extracti64x4_epi64(s1, 1));
-        __m256i h2 = _mm256_add_epi32(_mm512_castsi512_si256(s2), _mm512_extracti64x4_epi64(s2, 1));
-        __m256i h3 = _mm256_add_epi32(_mm512_castsi512_si256(s3), _mm512_extracti64x4_epi64(s3, 1));
-        __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(h0, h1), _mm256_hadd_epi32(h2, h3));
-        __m128i sums = _mm_sub_epi32(_mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)), _mm_set1_epi32(offset));
-        __m128 scores = _mm_mul_ps(_mm_mul_ps(_mm_cvtepi32_ps(sums), _mm_loadu_ps(scales + r)), _mm_set1_ps(qscale));
-        _mm_storeu_ps(out + r, scores);
+        sift_store4_scores(s0, s1, s2, s3, offset, scales + r, qscale, out + r);
     }
     for (; r < rows; r++) {
         const int8_t *row = codes + r * dim;
