@@ -52,8 +52,9 @@ static int32_t dot_u4_portable(const uint8_t *row, const int8_t *q, size_t half)
 
 #ifdef SIFT_NIBBLE_X86
 
-/// Rows of `half` bytes, `half` a multiple of 32: `vpmaddubsw` multiplies the unsigned nibbles by
-/// the signed query bytes in pairs (|pair| ≤ 2 · 15 · 128, no saturation), `vpmaddwd` widens.
+/// Rows of `half` bytes, `half` a multiple of 16 (a last 16 bytes with 128-bit instructions):
+/// `vpmaddubsw` multiplies the unsigned nibbles by the signed query bytes in pairs (|pair| ≤
+/// 2 · 15 · 128, no saturation), `vpmaddwd` widens.
 __attribute__((target("avx2"))) static void scores_u4_avx2(const uint8_t *codes, const float *scales, size_t rows, size_t half,
                                                            const int8_t *q, int32_t offset, float qscale, float *out) {
     __m256i ql[16], qh[16];  // half ≤ 512
@@ -64,6 +65,9 @@ __attribute__((target("avx2"))) static void scores_u4_avx2(const uint8_t *codes,
     }
     const __m256i low = _mm256_set1_epi8(15);
     const __m256i ones = _mm256_set1_epi16(1);
+    const int tail = half % 32 != 0;
+    const __m128i qlt = tail ? _mm_loadu_si128((const __m128i *)(q + 32 * blocks)) : _mm_setzero_si128();
+    const __m128i qht = tail ? _mm_loadu_si128((const __m128i *)(q + half + 32 * blocks)) : _mm_setzero_si128();
     for (size_t r = 0; r < rows; r++) {
         const uint8_t *row = codes + r * half;
         __m256i s = _mm256_setzero_si256();
@@ -74,6 +78,13 @@ __attribute__((target("avx2"))) static void scores_u4_avx2(const uint8_t *codes,
             __m256i pairs = _mm256_add_epi16(_mm256_maddubs_epi16(lo, ql[b]), _mm256_maddubs_epi16(hi, qh[b]));
             s = _mm256_add_epi32(s, _mm256_madd_epi16(pairs, ones));
         }
+        if (tail) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(row + 32 * blocks));
+            __m128i lo = _mm_and_si128(v, _mm256_castsi256_si128(low));
+            __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), _mm256_castsi256_si128(low));
+            __m128i pairs = _mm_add_epi16(_mm_maddubs_epi16(lo, qlt), _mm_maddubs_epi16(hi, qht));
+            s = _mm256_add_epi32(s, _mm256_set_m128i(_mm_setzero_si128(), _mm_madd_epi16(pairs, _mm256_castsi256_si128(ones))));
+        }
         __m128i t = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
         t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4E));
         t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
@@ -81,15 +92,15 @@ __attribute__((target("avx2"))) static void scores_u4_avx2(const uint8_t *codes,
     }
 }
 
-/// Rows of `half` bytes, `half` a multiple of 32 (a last half block read masked): `vpdpbusd`
+/// Rows of `half` bytes, any `half` up to 512 (a last partial block read masked): `vpdpbusd`
 /// multiplies the unsigned nibbles by the signed query bytes, four rows at a time.
 __attribute__((target("avx512f,avx512bw,avx512vnni,avx2"))) static void scores_u4_avx512(
     const uint8_t *codes, const float *scales, size_t rows, size_t half, const int8_t *q, int32_t offset, float qscale, float *out) {
     __m512i ql[8], qh[8];  // half ≤ 512
     size_t blocks = (half + 63) / 64;
-    // A half of 64k + 32 bytes ends in a half block: its upper 32 bytes are masked to zero in
-    // the query, so whatever the codes' lanes hold there adds nothing.
-    const __mmask64 last = half % 64 ? 0xFFFFFFFFull : ~0ull;
+    // A half that is not a multiple of 64 ends in a partial block: its lanes past the row are
+    // zero in the query and in the codes (masked loads), so they add nothing.
+    const __mmask64 last = half % 64 ? (1ull << (half % 64)) - 1 : ~0ull;
     for (size_t b = 0; b < blocks; b++) {
         __mmask64 m = b + 1 == blocks ? last : ~0ull;
         ql[b] = _mm512_maskz_loadu_epi8(m, q + 64 * b);
@@ -137,10 +148,10 @@ void sift_scores_u4_at_most(int ceiling, const uint8_t *codes, const float *scal
     for (size_t j = 0; j < 2 * half; j++) qsum += query[j];
     const int32_t offset = 8 * qsum;
 #ifdef SIFT_NIBBLE_X86
-    if (half % 32 == 0 && half <= 512) {
+    if (half > 0 && half <= 512) {
         int level = sift_kernel_level() < ceiling ? sift_kernel_level() : ceiling;
         if (level >= 3) { scores_u4_avx512(codes, scales, rows, half, query, offset, query_scale, out); return; }
-        if (level >= 2) { scores_u4_avx2(codes, scales, rows, half, query, offset, query_scale, out); return; }
+        if (level >= 2 && half % 16 == 0) { scores_u4_avx2(codes, scales, rows, half, query, offset, query_scale, out); return; }
     }
 #else
     (void)ceiling;

@@ -36,8 +36,8 @@ void sift_scores_i8_at_most(int level, const int8_t *codes, const float *scales,
 
 /// `out[r] = (float)(Σ_j code_j · query[j]) · scales[r] · query_scale` over 4-bit rows of `n`
 /// components (`n / 2` bytes a row, as `sift_code_u4` writes them): exact integer sums, so every
-/// kernel gives the same values. `n` must be a multiple of 64 (at most 1,024) for the SIMD
-/// kernels (others use the portable loop).
+/// kernel gives the same values. The AVX-512 kernel takes any `n` up to 1,024, the AVX2 one a
+/// multiple of 32 (others use the portable loop).
 void sift_scores_u4(const uint8_t *codes, const float *scales, size_t rows, size_t n,
                     const int8_t *query, float query_scale, float *out);
 

@@ -39,7 +39,7 @@ struct NibbleKernelTests {
 
     @Test(
         "4-bit row dots equal the exact integer sums, scaled, on every kernel this machine has",
-        arguments: [32, 64, 96, 128, 192, 256, 1024, 1088])
+        arguments: [32, 40, 64, 96, 128, 160, 192, 256, 1024, 1088])
     func scores(components n: Int) {
         let rows = 37
         var rng = SplitMix64(seed: UInt64(n) &* 17)

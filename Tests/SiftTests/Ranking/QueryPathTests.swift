@@ -156,6 +156,13 @@ struct QueryPathTests {
         #expect(
             SearchIndex.Configuration(directory: nil, embedder: bundledLike, quantizedScanComponents: 64).quantizedCoding
                 == QuantizedCoding(components: 64, bits: 8))
+        // 4-bit codes for any leading part (every SIMD kernel takes 16-byte steps), int8 for all.
+        let wide = randomModel(dimension: 256)
+        for (components, bits) in [(128, 4), (192, 4), (96, 4), (256, 8)] {
+            #expect(
+                SearchIndex.Configuration(directory: nil, embedder: wide, quantizedScanComponents: components).quantizedCoding
+                    == QuantizedCoding(components: components, bits: bits))
+        }
         var eight = SearchIndex.Configuration(directory: nil, embedder: bundledLike)
         eight.quantizedScanBits = 8
         #expect(eight.quantizedCoding == QuantizedCoding(components: 32, bits: 8))
