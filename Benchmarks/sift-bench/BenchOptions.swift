@@ -33,7 +33,7 @@ struct BenchOptions {
     var teacher = true
     var teacherPython: String?
     var fts5 = true
-    /// Also measure semantic and hybrid on the exact path (no int8 scan, every keyword match),
+    /// Also measure semantic and hybrid on the exact path (no quantized scan, every keyword match),
     /// and how much of its top 10 the default's holds.
     var exact = true
     var quick = false
@@ -53,7 +53,7 @@ struct BenchOptions {
     /// Hybrid's bound on keyword candidates (``FusionParameters/keywordCandidates``); 0: none;
     /// the library's default, bounded by the index's size, unless given.
     var keywordCandidates = FusionParameters.automaticKeywordCandidates
-    /// The int8 copy's coded components (``SearchIndex/Configuration/quantizedScanComponents``);
+    /// The quantized copy's coded components (``SearchIndex/Configuration/quantizedScanComponents``);
     /// nil: the library's default (the model's choice).
     var quantizedComponents: Int?
     /// Bits a code of the quantized copy (``SearchIndex/Configuration/quantizedScanBits``, 8 or
@@ -123,11 +123,11 @@ struct BenchOptions {
             option("--no-fts5", nil, "skip the SQLite FTS5 peer"),
             option(
                 "--no-exact", nil,
-                "skip semantic and hybrid on the exact path (no int8 scan, every keyword match), measured beside the default"),
+                "skip semantic and hybrid on the exact path (no quantized scan, every keyword match), measured beside the default"),
             option(
                 "--int8-components", "P",
                 """
-                the int8 copy codes only each vector's first P components (a multiple of 32; \
+                the quantized copy codes only each vector's first P components (a multiple of 32; \
                 Configuration.quantizedScanComponents)
                 """),
             option(
@@ -156,7 +156,7 @@ struct BenchOptions {
         option("--profile-repeat", "N", "with --profile-queries: N passes (default 1)"),
         option(
             "--profile-exact", nil,
-            "with --profile-queries: open the store on the exact path (no int8 scan, every keyword match) instead of the default"),
+            "with --profile-queries: open the store on the exact path (no quantized scan, every keyword match) instead of the default"),
         option("--profile-dump", "FILE", "with --profile-queries: write every query's results instead"),
         option("--profile-fp16", nil, "with --profile-queries: keep the vectors as fp16"),
         option("--profile-memory", nil, "resident bytes per item of each in-memory structure"),

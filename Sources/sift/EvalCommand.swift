@@ -55,7 +55,8 @@ enum EvalCommand: Command {
                 help: "rank on the exact path: no quantized scan, every keyword match a candidate (the reference)"
             ),
             OptionSpec(
-                names: ["--int8-components"], value: "P", help: "with --int8: code only each vector's first P components (a multiple of 32)"
+                names: ["--int8-components"], value: "P",
+                help: "with --int8: the quantized copy codes only each vector's first P components (a multiple of 32)"
             ),
             OptionSpec(
                 names: ["--scan-bits"], value: "B", help: "with --int8: bits a code of the quantized copy, 8 or 4"
