@@ -281,12 +281,16 @@ struct BenchRunner {
         // Bound: one read of a matrix of the same shape, and the bare scans over it.
         let dimension = embedder?.dimension ?? 256
         Progress.log("N=\(n): bandwidth bound of a \(n) × \(dimension) fp32 matrix")
-        // The bench's models are all of the bundled format, whose components are ordered by
-        // variance: the default codes half of them.
-        let components = options.quantizedComponents ?? (embedder != nil ? dimension / 2 : dimension)
-        // The library's choice: 4-bit codes for a leading part of the components, as here.
-        let bits = options.quantizedBits ?? (components < dimension ? 4 : 8)
-        let bound = Self.bandwidthBound(rows: n, dimension: dimension, coding: QuantizedCoding(components: components, bits: bits))
+        // The copy the index kept, as the library chooses it; without a model (no copy), the
+        // options' components, 4-bit for a leading part.
+        var scanChoice = SearchIndex.Configuration(directory: nil, embedder: embedder)
+        options.applyScan(to: &scanChoice)
+        let fallback = options.quantizedComponents ?? dimension
+        let coding =
+            scanChoice.quantizedCoding
+            ?? QuantizedCoding(components: fallback, bits: options.quantizedBits ?? (fallback < dimension ? 4 : 8))
+        let components = coding.components
+        let bound = Self.bandwidthBound(rows: n, dimension: dimension, coding: coding)
         for mode in [SearchMode.semantic, .hybrid] {
             var row = queryRows[mode]!
             row.set("bound_ms", bound.boundMs)
@@ -299,9 +303,9 @@ struct BenchRunner {
             let boundRate = Double(bound.bytes) / bound.boundMs
             row.set("scan_int8_bandwidth_share", Double(n * (components + 4)) / bound.scanInt8Ms / boundRate)
             // The default's own scan (the same as the int8 one when it codes 8 bits).
-            row.set("scan_quantized_bits", bits)
+            row.set("scan_quantized_bits", coding.bits)
             row.set("scan_quantized_ms", bound.scanQuantizedMs)
-            row.set("scan_quantized_bandwidth_share", Double(n * (components * bits / 8 + 4)) / bound.scanQuantizedMs / boundRate)
+            row.set("scan_quantized_bandwidth_share", Double(n * (coding.bytesPerRow + 4)) / bound.scanQuantizedMs / boundRate)
             row.set("matrix_bytes", bound.bytes)
             row.set("bound_gb_per_s", Double(bound.bytes) / (bound.boundMs / 1e3) / 1e9)
             queryRows[mode] = row

@@ -6,6 +6,7 @@
 // halves, not pairing neighbours, lets a kernel multiply the low nibbles of a block by one run of
 // the query and the high nibbles by another, with no shuffle.
 #include "SiftKernels.h"
+#include "CodeScale.h"
 #include <string.h>
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -16,14 +17,7 @@
 
 float sift_code_u4(const float *v, size_t n, uint8_t *codes) {
     size_t half = n / 2;
-    float peak = 0;
-    int finite = 1;
-    for (size_t j = 0; j < n; j++) {
-        float a = v[j] < 0 ? -v[j] : v[j];
-        finite &= a <= 3.402823466e+38f;  // false for infinities and NaN
-        peak = a > peak ? a : peak;
-    }
-    float scale = peak > 0 && finite ? peak / 7 : 0;
+    float scale = sift_code_scale(v, n, 7);
     if (scale == 0) {
         memset(codes, 0, half);
         return 0;
@@ -31,11 +25,7 @@ float sift_code_u4(const float *v, size_t n, uint8_t *codes) {
     for (size_t i = 0; i < half; i++) {
         int c[2];
         for (int k = 0; k < 2; k++) {
-            // roundf (halves away from zero) without the library call: |x| ≤ 7.
-            float x = v[i + (size_t)k * half] / scale;
-            int t = (int)x;
-            float rest = x - (float)t;
-            t += (rest >= 0.5f) - (rest <= -0.5f);
+            int t = sift_round_code(v[i + (size_t)k * half] / scale);
             c[k] = (t > 7 ? 7 : (t < -7 ? -7 : t)) + 8;
         }
         codes[i] = (uint8_t)(c[0] | (c[1] << 4));
@@ -85,10 +75,7 @@ __attribute__((target("avx2"))) static void scores_u4_avx2(const uint8_t *codes,
             __m128i pairs = _mm_add_epi16(_mm_maddubs_epi16(lo, qlt), _mm_maddubs_epi16(hi, qht));
             s = _mm256_add_epi32(s, _mm256_set_m128i(_mm_setzero_si128(), _mm_madd_epi16(pairs, _mm256_castsi256_si128(ones))));
         }
-        __m128i t = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
-        t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4E));
-        t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
-        out[r] = (float)(_mm_cvtsi128_si32(t) - offset) * scales[r] * qscale;
+        out[r] = (float)(sift_hsum256_epi32(s) - offset) * scales[r] * qscale;
     }
 }
 

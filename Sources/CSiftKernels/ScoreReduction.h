@@ -1,9 +1,17 @@
-// Private to CSiftKernels: the last step the AVX-512 row-dot kernels share (int8 and 4-bit codes).
+// Private to CSiftKernels: the last step the row-dot kernels share (int8 and 4-bit codes).
 #ifndef SIFT_SCORE_REDUCTION_H
 #define SIFT_SCORE_REDUCTION_H
 #include <stddef.h>
 #include <stdint.h>
 #include <immintrin.h>
+
+/// The sum of an AVX2 register's eight int32 lanes (exact in any order).
+__attribute__((target("avx2"))) static inline int32_t sift_hsum256_epi32(__m256i v) {
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+}
 
 /// Four rows' int32 lane sums reduced at once — halve each to 256 bits, then two rounds of
 /// pairwise adds (hadd within 128-bit lanes) and the lanes added: [s0, s1, s2, s3] — less

@@ -1,4 +1,5 @@
 #include "SiftKernels.h"
+#include "CodeScale.h"
 #include <math.h>
 #include <string.h>
 
@@ -204,13 +205,6 @@ __attribute__((target("avx2,f16c"))) static void f16_to_f32_f16c(const uint16_t 
     for (; j < n; j++) dst[j] = f16_to_f32_portable(src[j]);
 }
 
-__attribute__((target("avx2,fma"))) static inline int32_t hsum256_epi32(__m256i v) {
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return _mm_cvtsi128_si32(s);
-}
-
 /// int8 rows, `dim` a multiple of 32: sign-extend 16 codes to int16 and multiply-add pairs into
 /// int32 lanes (|a·b| ≤ 127², a pair ≤ 32,258: exact).
 __attribute__((target("avx2,fma"))) static void scores_i8_avx2(const int8_t *codes, const float *scales, size_t rows, size_t dim, const int8_t *q, float qscale, float *out) {
@@ -226,7 +220,7 @@ __attribute__((target("avx2,fma"))) static void scores_i8_avx2(const int8_t *cod
             s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(c0, qw[b]));
             s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(c1, qw[b + 1]));
         }
-        out[r] = (float)hsum256_epi32(_mm256_add_epi32(s0, s1)) * scales[r] * qscale;
+        out[r] = (float)sift_hsum256_epi32(_mm256_add_epi32(s0, s1)) * scales[r] * qscale;
     }
 }
 
@@ -446,22 +440,10 @@ void sift_scores_i8_at_most(int ceiling, const int8_t *codes, const float *scale
 }
 
 float sift_code_i8(const float *v, size_t n, int8_t *codes) {
-    float peak = 0;
-    int finite = 1;
-    for (size_t j = 0; j < n; j++) {
-        float a = fabsf(v[j]);
-        finite &= a <= 3.402823466e+38f;  // false for infinities and NaN
-        peak = a > peak ? a : peak;
-    }
-    float scale = peak > 0 && finite ? peak / 127 : 0;
+    float scale = sift_code_scale(v, n, 127);
     if (scale > 0) {
         for (size_t j = 0; j < n; j++) {
-            // roundf (halves away from zero) without the library call: |x| ≤ ~127, so the
-            // truncation is exact and so is the remainder.
-            float x = v[j] / scale;
-            int i = (int)x;
-            float rest = x - (float)i;
-            i += (rest >= 0.5f) - (rest <= -0.5f);
+            int i = sift_round_code(v[j] / scale);
             codes[j] = (int8_t)(i > 127 ? 127 : (i < -128 ? -128 : i));
         }
     } else {

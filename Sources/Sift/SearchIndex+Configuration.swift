@@ -45,7 +45,7 @@ extension SearchIndex {
         /// bench corpus), else 8.
         package var quantizedScanBits: Int?
         /// What the quantized copy codes, nil without the quantized scan.
-        var quantizedCoding: QuantizedCoding? {
+        package var quantizedCoding: QuantizedCoding? {
             guard quantizedScan, let d = embedder?.dimension, d % 32 == 0 else { return nil }
             let components: Int
             if let p = quantizedScanComponents {

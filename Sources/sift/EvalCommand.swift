@@ -118,8 +118,7 @@ enum EvalCommand: Command {
             bm25.k3 = k3
         }
         if let text = a.value("--k3-paragraph") {
-            let parts = text.split(separator: ",").map(String.init)
-            guard parts.count == 2, let t = Int(parts[0]), t >= 0, let l = Float(parts[1]), l >= 0 else {
+            guard let (t, l) = countAndNumber(text) else {
                 throw UsageError("--k3-paragraph expects T,L (terms ≥ 0, length ≥ 0), got \"\(text)\"")
             }
             bm25.paragraphTerms = t
@@ -139,8 +138,7 @@ enum EvalCommand: Command {
         }
         fusion.semanticCandidates = try a.int("--candidates", default: fusion.semanticCandidates, range: 1...100_000)
         if let text = a.value("--feedback") {
-            let p = text.split(separator: ",").map(String.init)
-            guard p.count == 2, let d = Int(p[0]), d >= 0, let w = Float(p[1]), w >= 0 else {
+            guard let (d, w) = countAndNumber(text) else {
                 throw UsageError("--feedback expects DOCS,WEIGHT (e.g. 3,2), got \"\(text)\"")
             }
             fusion.feedbackDocuments = d
@@ -264,6 +262,13 @@ enum EvalCommand: Command {
     }
 
     /// `--all` or `--min-relevance P` (default: the library's).
+    /// "N,X" with an integer N ≥ 0 and a number X ≥ 0, or nil.
+    static func countAndNumber(_ text: String) -> (Int, Float)? {
+        let p = text.split(separator: ",").map(String.init)
+        guard p.count == 2, let n = Int(p[0]), n >= 0, let x = Float(p[1]), x >= 0 else { return nil }
+        return (n, x)
+    }
+
     static func minimumRelevance(_ a: ParsedArguments) throws -> Float {
         if let text = a.value("--min-relevance") {
             guard !a.flag("--all") else { throw UsageError("give --all or --min-relevance, not both") }

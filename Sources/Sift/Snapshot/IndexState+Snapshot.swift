@@ -312,7 +312,7 @@ extension IndexState {
             guard coded <= d, coded == d || coded % 32 == 0 else { throw malformed("a quantized copy of \(coded) components") }
             let bits = Int(try r.u8())
             guard bits == 8 || bits == 4 else { throw malformed("a quantized copy of \(bits)-bit codes") }
-            let width = bits == 8 ? coded : coded / 2
+            let width = QuantizedCoding(components: coded, bits: bits).bytesPerRow
             try readPadding(&r)
             guard rows <= r.remaining / 4 else { throw malformed("\(rows) quantized scales, more than the file has bytes") }
             let scales = try r.take(rows * 4)

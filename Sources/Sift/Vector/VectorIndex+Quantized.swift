@@ -10,6 +10,9 @@ package struct QuantizedCoding: Sendable, Equatable {
         self.components = components
         self.bits = bits
     }
+
+    /// Bytes of codes a row: `components` for int8 codes, half as many for 4-bit ones.
+    package var bytesPerRow: Int { bits == 8 ? components : components / 2 }
 }
 
 /// A quantized copy of the vector matrix for a faster, approximate scan: each row is scaled by
@@ -67,8 +70,8 @@ package struct QuantizedRows: Sendable {
     /// What the copy codes.
     package var coding: QuantizedCoding { QuantizedCoding(components: components, bits: bits) }
 
-    /// Bytes of codes a row: ``components`` for int8 codes, half as many for 4-bit ones.
-    package var bytesPerRow: Int { bits == 8 ? components : components / 2 }
+    /// Bytes of codes a row (``QuantizedCoding/bytesPerRow``).
+    package var bytesPerRow: Int { coding.bytesPerRow }
 
     /// Rows in the buffer, free ones included.
     package var capacity: Int { scales.count }
