@@ -32,7 +32,7 @@ enum IndexSnapshot {
     static let fileName = "index.snapshot"
     static let magic = Array("SIFTSNAP".utf8)
     /// Bump when the layout of the file changes.
-    static let formatVersion: UInt32 = 6
+    static let formatVersion: UInt32 = 7
 
     /// What a snapshot's contents depend on; a snapshot is used only when its key equals the
     /// one the store and the configuration give.
@@ -215,9 +215,11 @@ enum IndexSnapshot {
         throws(SnapshotRejection)
         -> IndexState
     {
-        // Task 0 is the checksum; then the sections — the vectors, the items (whose ids the
-        // identifier table is made of), the keyword index — and last the identifier table's
-        // slots, built once every items section is read, beside what is left of the others.
+        // Task 0 is the checksum; then the sections — the keyword index (the longest: its
+        // checks read every posting and every row's term list), the vectors, the items (whose
+        // ids the identifier table is made of, many short sections that even the cores out at
+        // the end) — and last the identifier table's slots, built once every items section is
+        // read, beside what is left of the others.
         let order = sections.indices.sorted { rank(sections[$0].kind) < rank(sections[$1].kind) }
         let tasks = 2 + order.count
         let count = file.count
@@ -364,10 +366,10 @@ enum IndexSnapshot {
 
     private static func rank(_ kind: IndexState.SnapshotSection) -> Int {
         switch kind {
-        case .vectors: 0
-        case .items: 1
-        case .domains: 2
-        case .keyword: 3
+        case .keyword: 0
+        case .vectors: 1
+        case .items: 2
+        case .domains: 3
         }
     }
 }

@@ -30,14 +30,15 @@ extension KeywordIndex {
 ///           expiry (f64 seconds since 1970), optional url, optional ranking hint (i32),
 ///           optional display name
 /// domains:  u32 n; n × (domain, optional display name)
-/// keyword:  u32 T; T term strings (id = position); u32 R; R × u32 term count per row
-///           (0xFFFFFFFF: no document); u32 I, zeros to a multiple of 64, I × u32 term ids
-///           (each row's ascending, rows in order); T × u32 posting count per term; u32 P, zeros
-///           to a multiple of 64, P postings (u32 row, u8 tf title, keywords, content — 255 for
-///           255 or more —, u8 0; terms in order); u32 E + E × (u32 term, u32 row, 3 × u16) the
+/// keyword:  u32 T; T term strings (id = position); u32 R; R × u32 where the row's term list
+///           starts in the B bytes (0xFFFFFFFF: no document); u32 B; B bytes: the rows' lists in
+///           row order, each its id count, first id and gaps, LEB128 (`RowTermLists`); T × u32
+///           posting count per term; u32 P, zeros to a multiple of 64, P postings (u32 row,
+///           u8 tf title, keywords, content — 255 for 255 or more —, u8 0; terms in order);
+///           u32 E + E × (u32 term, u32 row, 3 × u16) the
 ///           exact frequencies of the postings with a 255; R × 3 u32 field lengths;
-///           u32 H + H u64 title-word hashes; u32 S + S u32 sorted term ids. The ids and the
-///           postings are used where they lie (see ``KeywordIndex/postings``)
+///           u32 H + H u64 title-word hashes; u32 S + S u32 sorted term ids. The lists' bytes and
+///           the postings are used where they lie (see ``KeywordIndex/postings``)
 /// vectors:  u8 present; then u32 dimension, u32 rows, rows × u8 occupied, zero bytes up to a
 ///           multiple of 64 in the file, rows × dimension components (f32, or binary16 bits as
 ///           the key's precision says); u32 components of the quantized copy (0: none), and

@@ -5,19 +5,21 @@ extension IndexState {
     static func writeKeyword(_ k: KeywordIndex, to w: SnapshotWriter) {
         w.count(k.termStrings.count)
         for t in k.termStrings { w.string(t) }
-        // Each row's term count, then every row's ids in one run, aligned to be used in place.
+        // Where each row's list starts, then every row's list in one run, encoded as it lies in
+        // memory (RowTermLists), used in place.
         w.count(k.rowTerms.count)
+        var start: UInt32 = 0
         for row in k.rowTerms.indices {
-            k.rowTerms.withList(row) { ids in w.u32(ids.map { UInt32($0.count) } ?? noDocument) }
+            k.rowTerms.withEncodedList(row) { list in
+                w.u32(list == nil ? noDocument : start)
+                start += UInt32(list?.count ?? 0)
+            }
         }
-        w.count(k.rowTerms.idCount)
-        writePadding(to: w)
+        w.count(k.rowTerms.encodedCount)
         for row in k.rowTerms.indices {
-            k.rowTerms.withList(row) { ids in
-                guard let ids else { return }
-                w.records(ids, size: 4) { id, out in
-                    out.storeBytes(of: UInt32(bitPattern: id).littleEndian, toByteOffset: 0, as: UInt32.self)
-                }
+            k.rowTerms.withEncodedList(row) { list in
+                guard let list else { return }
+                w.bytes(UnsafeRawBufferPointer(list))
             }
         }
         // Each term's posting count, then every term's postings in one run, as they lie in memory.
@@ -106,29 +108,26 @@ extension IndexState {
         _ r: inout SnapshotReader, termCount: Int, place: Placement
     ) throws(SnapshotRejection) -> (rows: Int, rowTerms: RowTermLists, holds: [Bool], documentCount: Int) {
         let rows = try r.count(minimumSize: 4)
-        let rawLengths = try r.take(rows * 4)
-        var starts = [UInt32](repeating: 0, count: rows)
-        var lengths = [UInt32](repeating: RowTermLists.noDocument, count: rows)
+        let rawStarts = try r.take(rows * 4)
+        var starts = [UInt32](repeating: RowTermLists.noDocument, count: rows)
         var holds = [Bool](repeating: false, count: rows)
-        var total = 0
         var documentCount = 0
         for row in 0..<rows {
-            let n = UInt32(littleEndian: rawLengths.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self))
-            if n == noDocument { continue }
-            starts[row] = UInt32(truncatingIfNeeded: total)
-            lengths[row] = n
+            let start = UInt32(littleEndian: rawStarts.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self))
+            if start == noDocument { continue }
+            starts[row] = start
             holds[row] = true
-            total += Int(n)
             documentCount += 1
         }
-        let idCount = try r.count(minimumSize: 4)
-        guard idCount == total else { throw malformed("the rows' term lists add up to \(total) ids, the section has \(idCount)") }
-        try readPadding(&r)
-        let ids = try place.buffer(r.take(total * 4), count: total, of: Int32.self, reader: r)
-        // Every id names a term: the largest is checked (one pass the compiler vectorises).
-        let largest = ids.withUnsafeBufferPointer { ids in ids.reduce(UInt32(0)) { max($0, UInt32(bitPattern: $1)) } }
-        if total > 0, largest >= UInt32(termCount) { throw malformed("a row names term \(largest), past the last") }
-        return (rows, RowTermLists(ids: ids, starts: starts, lengths: lengths), holds, documentCount)
+        let byteCount = try r.count(minimumSize: 1)
+        let bytes = try place.buffer(r.take(byteCount), count: byteCount, of: UInt8.self, reader: r)
+        // Every list lies where the one before ended, decodes within the bytes and names terms.
+        let checked = bytes.withUnsafeBufferPointer { RowTermLists.validate($0, starts: starts, termCount: termCount) }
+        switch checked {
+        case .failure(let why): throw malformed(why.description)
+        case .success(let idCount):
+            return (rows, RowTermLists(encoded: bytes, starts: starts, idCount: idCount), holds, documentCount)
+        }
     }
 
     /// Whether ``KeywordIndex/Posting`` lies in memory as a snapshot stores it (u32 row, a byte

@@ -194,9 +194,44 @@ struct SnapshotLayoutTests {
         try await reopened.checkInvariants()
     }
 
+    @Test("A snapshot whose rows' term lists name a term past the last (the checksum redone) is rebuilt and says why")
+    func malformedRowTermsRebuild() async throws {
+        let fixture = try IndexFixture(.disk, embedder: randomModel())
+        let live = try fixture.open()
+        try await live.upsert([noteItem("walrus", "a walrus on the ice")])
+        #expect(await live.saveSnapshot())
+        let file = IndexSnapshot.url(in: try #require(fixture.directory))
+        var bytes = [UInt8](try Data(contentsOf: file))
+        func u32(_ at: Int) -> Int { bytes[at..<(at + 4)].reversed().reduce(0) { $0 << 8 | Int($1) } }
+        func u64(_ at: Int) -> Int { bytes[at..<(at + 8)].reversed().reduce(0) { $0 << 8 | Int($1) } }
+        // The section table (its offset 24 bytes from the end), then the keyword section: term
+        // strings, the rows' starts, the lists' byte count and bytes.
+        let table = u64(bytes.count - 24)
+        let keyword = try #require(
+            (0..<u32(table)).map { table + 4 + $0 * 20 }.first { u32($0) == Int(IndexState.SnapshotSection.keyword.rawValue) })
+        var at = u64(keyword + 4)
+        let terms = u32(at)
+        #expect(terms > 0 && terms < 127)
+        at += 4
+        for _ in 0..<terms { at += 4 + u32(at) }
+        let rows = u32(at)
+        at += 4 + rows * 4 + 4
+        // The first row's list: its count, then its first id, rewritten to one past the last.
+        #expect(bytes[at] > 0)
+        bytes[at + 1] = UInt8(terms)
+        let sum = bytes.withUnsafeBytes { SnapshotChecksum.of(UnsafeRawBufferPointer(rebasing: $0[0..<(bytes.count - 8)])) }
+        withUnsafeBytes(of: sum.littleEndian) { for i in 0..<8 { bytes[bytes.count - 8 + i] = $0[i] } }
+        try Data(bytes).write(to: file)
+        let reopened = try fixture.open()
+        let outcome = try #require(fixture.logger.records.last { $0.operation == "open" }?.outcome)
+        #expect(outcome.hasPrefix("ok, rebuilt: the snapshot is malformed (row 0 names term ") && outcome.hasSuffix(", past the last)"))
+        #expect(await reopened.allItems().map(\.id) == ["walrus"])
+        try await reopened.checkInvariants()
+    }
+
     @Test(
-        "A snapshot of a previous format (version 5: an int8 copy with no bits a code; 4: the keyword index decoded list by list) is not used: the open rebuilds and says why",
-        arguments: [UInt8(5), 4])
+        "A snapshot of a previous format (version 6: rows' term ids as u32; 5: an int8 copy with no bits a code; 4: the keyword index decoded list by list) is not used: the open rebuilds and says why",
+        arguments: [UInt8(6), 5, 4])
     func previousFormatRebuilds(version: UInt8) async throws {
         let fixture = try IndexFixture(.disk, embedder: randomModel())
         let live = try fixture.open()
@@ -209,7 +244,7 @@ struct SnapshotLayoutTests {
         let reopened = try fixture.open()
         #expect(
             fixture.logger.records.last { $0.operation == "open" }?.outcome
-                == "ok, rebuilt: the snapshot has format version \(version), this Sift writes 6")
+                == "ok, rebuilt: the snapshot has format version \(version), this Sift writes 7")
         #expect(await reopened.vectors?.rowsAreMapped == false)
         try await reopened.checkInvariants()
     }

@@ -31,8 +31,10 @@ struct RowTermListsTests {
 
     @Test("Restored lists equal the same lists set row by row; equality ignores the layout")
     func restoredEqualsSet() {
-        let restored = RowTermLists(
-            ids: [9, 1, 2, 3, 7, 8], starts: [1, 0, 4, 0], lengths: [3, RowTermLists.noDocument, 2, 0])
+        // Rows 0, 2 and 3 as a snapshot lays them out: [count 3, id 1, gaps 1, 1], [2, 7, 1], [0].
+        let bytes: [UInt8] = [3, 1, 1, 1, 2, 7, 1, 0]
+        let starts: [UInt32] = [0, RowTermLists.noDocument, 4, 7]
+        let restored = RowTermLists(encoded: RowBuffer(bytes), starts: starts, idCount: 5)
         var set = RowTermLists()
         set[3] = []
         set[2] = [7, 8]
@@ -42,7 +44,57 @@ struct RowTermListsTests {
         #expect(restored.idCount == 5)
         #expect(set.idCount == 5)
         #expect(!restored.holdsDocument(1) && restored.holdsDocument(3) && restored[3] == [])
+        #expect(bytes.withUnsafeBufferPointer { RowTermLists.validate($0, starts: starts, termCount: 9) } == .success(5))
         set[2] = [7, 9]
         #expect(restored != set)
+    }
+
+    @Test("A list takes a varint a gap: ids close together cost a byte each, large ids and gaps more")
+    func encodedSize() {
+        #expect(RowTermLists.encode([]) == [0])
+        #expect(RowTermLists.encode([5]) == [1, 5])
+        #expect(RowTermLists.encode([1, 2, 3, 130, 258]) == [5, 1, 1, 1, 0x7F, 0x80, 0x01])
+        #expect(RowTermLists.encode([0, Int32.max]) == [2, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x07])
+        var lists = RowTermLists()
+        lists[0] = [0, Int32.max]
+        lists[1] = Array(100..<140)
+        #expect(lists[0] == [0, Int32.max])
+        #expect(lists[1] == Array(100..<140))
+        #expect(lists.encodedCount == 7 + 1 + 1 + 39)
+    }
+
+    @Test("Lists read from a file are checked: starts, counts, cut-off and overlong varints, terms past the last")
+    func validation() {
+        func check(_ bytes: [UInt8], _ starts: [UInt32], terms: Int = 10) -> String? {
+            switch bytes.withUnsafeBufferPointer({ RowTermLists.validate($0, starts: starts, termCount: terms) }) {
+            case .success: return nil
+            case .failure(let why): return why.description
+            }
+        }
+        let none = RowTermLists.noDocument
+        #expect(check([2, 3, 1, 1, 9], [0, none, 3]) == nil)
+        #expect(check([2, 3, 1, 1, 9], [1, none, 3]) == "row 0's term list starts at byte 1, not 0")
+        #expect(check([2, 3, 1, 1, 9], [0, none, 2]) == "row 0's term list holds 1 ids, its count says 2")
+        #expect(check([2, 3, 1, 1, 9], [0, none, 6])?.hasPrefix("row 2's term list starts at byte 6") == true)
+        #expect(check([2, 3, 1, 1, 9], [0, none, 3], terms: 9) == "row 2 names term 9, past the last")
+        #expect(check([2, 3, 7], [0], terms: 20) == nil)
+        #expect(check([2, 3, 7], [0], terms: 10) == "row 0 names term 10, past the last")
+        #expect(check([2, 3, 0x80], [0]) == "row 0's term list is cut off")
+        #expect(check([5, 1, 1], [0]) == "row 0's term list holds 2 ids, its count says 5")
+        #expect(check([1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01], [0], terms: .max) == "row 0's term list has a varint longer than 5 bytes")
+        #expect(check([1, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F], [0], terms: .max)?.hasSuffix("past the last") == true)
+        #expect(check([1, 1, 0], [0]) == "row 0's term list holds 2 ids, its count says 1")
+        #expect(check([1, 1], [none]) == "the rows' term lists end at byte 0 of 2")
+        #expect(check([], []) == nil)
+        // Long lists take the eight-bytes-at-a-time path, with gaps of one, two and three bytes.
+        var rng = SeededGenerator(seed: 9)
+        for _ in 0..<200 {
+            var ids = (0..<rng.int(0..<90)).map { _ in Int32(rng.int(0..<(rng.int(0..<3) == 0 ? 3_000_000 : 20_000))) }
+            ids = Array(Set(ids)).sorted()
+            let bytes = RowTermLists.encode(ids)
+            let terms = Int(ids.last ?? 0) + 1
+            #expect(check(bytes, [0], terms: terms) == nil)
+            if let last = ids.last { #expect(check(bytes, [0], terms: Int(last)) == "row 0 names term \(last), past the last") }
+        }
     }
 }
