@@ -64,12 +64,65 @@ struct RowBuffer<Element: BitwiseCopyable & Sendable>: Sendable {
     /// The components as an array (a copy when mapped).
     var array: [Element] { withUnsafeBufferPointer { Array($0) } }
 
-    /// Copies mapped components into an array the buffer owns.
+    /// Copies mapped components into an array the buffer owns, with an eighth more room so that
+    /// the appends that follow a first change (new rows) do not copy them again; then lets the
+    /// mapped pages go from the process (where the system allows), which the buffer no longer
+    /// reads (a copy of it that still does reads them again from the file).
+    /// - Complexity: O(count), once. On Linux the array's pages are made resident in one call
+    ///   before the copy (`MADV_POPULATE_WRITE`): a first change at 1M rows copies 512 MB of
+    ///   fp16 rows, and a 512 MB copy into fresh memory took 2.1 s faulted in page by page on
+    ///   the 2-core bench machine, 0.2 s populated first.
     private mutating func own() {
-        guard mapped != nil else { return }
-        owned = array
+        guard let m = mapped else { return }
+        let bytes = m.count * MemoryLayout<Element>.stride
+        let source = m.region.base + m.offset
+        let capacity = m.count + Swift.max(m.count / 8, 64)
+        owned = [Element](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            if m.count > 0 {
+                let target = UnsafeMutableRawPointer(buffer.baseAddress!)
+                PageAdvice.populate(target, bytes: bytes)
+                target.copyMemory(from: source, byteCount: bytes)
+            }
+            initialized = m.count
+        }
         mapped = nil
+        PageAdvice.release(source, bytes: bytes)
     }
+}
+
+/// Hints to the system about pages (Linux; nothing elsewhere), for large buffers only.
+enum PageAdvice {
+    /// Below this, a buffer is left to the allocator as it is.
+    static let minimumBytes = 4 << 20
+
+    /// Makes the whole pages of `[start, start + bytes)`, not yet touched, resident and writable
+    /// in one call (Linux 5.14 and later; an older kernel refuses, and the copy faults them in
+    /// one by one as before).
+    static func populate(_ start: UnsafeMutableRawPointer, bytes: Int) {
+        #if os(Linux)
+            advise(UnsafeRawPointer(start), bytes: bytes, Int32(MADV_POPULATE_WRITE))
+        #endif
+    }
+
+    /// Lets the whole pages of `[start, start + bytes)` of a read-only file mapping go from the
+    /// process's resident set; a later read faults them in again from the file, unchanged.
+    static func release(_ start: UnsafeRawPointer, bytes: Int) {
+        #if os(Linux)
+            advise(start, bytes: bytes, Int32(MADV_DONTNEED))
+        #endif
+    }
+
+    #if os(Linux)
+        private static func advise(_ start: UnsafeRawPointer, bytes: Int, _ advice: Int32) {
+            guard bytes >= minimumBytes else { return }
+            let page = MappedSnapshot.pageSize
+            let lower = (Int(bitPattern: start) + page - 1) / page * page
+            let upper = (Int(bitPattern: start) + bytes) / page * page
+            guard upper > lower, let p = UnsafeMutableRawPointer(bitPattern: lower) else { return }
+            // Advice only: a refusal changes nothing but speed or resident memory.
+            _ = madvise(p, upper - lower, advice)
+        }
+    #endif
 }
 
 /// Pages of a snapshot file kept mapped (read-only, private) after the open that read the file,
