@@ -6,7 +6,8 @@
 /// A list is stored as LEB128 varints: its length, its first id, then each id's gap from the one
 /// before. Term ids are handed out in the order terms first occur, so common words have small
 /// ids, a row's ids crowd at the low end, and most gaps take one or two bytes instead of an
-/// `Int32`'s four (1.4 bytes an id on the bench's 100k corpus). ``withList(_:_:)`` decodes a list onto the stack for its body.
+/// `Int32`'s four (1.4 bytes an id on the bench's 100k corpus). ``withList(_:_:)`` decodes a
+/// list onto the stack for its body.
 ///
 /// A row's new list is appended at the end of the flat array; the bytes of lists replaced or
 /// removed are reclaimed once they are most of the array. After an open from a snapshot the
@@ -31,12 +32,6 @@ struct RowTermLists: Sendable, RandomAccessCollection, Equatable {
         self.bytes = bytes
         self.starts = starts
         self.idCount = idCount
-    }
-
-    /// Lists set row by row (`nil`: no document).
-    init(_ lists: [[Int32]?]) {
-        for (row, list) in lists.enumerated() { self[row] = list }
-        grow(to: lists.count)
     }
 
     var startIndex: Int { 0 }

@@ -134,7 +134,10 @@ final class MappedRegion: @unchecked Sendable {
     /// The file offset of `base` (a multiple of the page size).
     let fileOffset: Int
 
-    /// Takes over the mapping of `count` bytes at `base` (from `mmap`), file offset `fileOffset`.
+    /// Takes over the mapping of `count` bytes at `base` (from `mmap`), file offset `fileOffset`:
+    /// a read-only mapping of a file, never of anonymous memory — a ``RowBuffer`` that copied its
+    /// components lets their pages go (`MADV_DONTNEED`), and a later read must find the file's
+    /// bytes there again.
     init(base: UnsafeRawPointer, count: Int, fileOffset: Int) {
         self.base = base
         self.count = count
