@@ -38,9 +38,11 @@ package struct KeywordIndex: Sendable {
     var largeFrequencies: [UInt64: (UInt16, UInt16, UInt16)] = [:]
     var rowTerms = RowTermLists()
     var fieldLengths: [(UInt32, UInt32, UInt32)] = []
-    /// Hashes of the first ``titleHeadLength`` title words of each row (stop words included),
-    /// 0 past the end: lets as-you-type ranking recognise a query that is how a title begins.
-    var titleHeads: [UInt64] = []
+    /// ``titleHash(_:)`` of the first ``titleHeadLength`` title words of each row (stop words
+    /// included), 0 past the end: lets as-you-type ranking recognise a query that is how a title
+    /// begins (a filter: ``titleBegins(row:with:hashes:lastIsPrefix:title:)`` reads the title
+    /// to confirm).
+    var titleHeads: [UInt16] = []
     static let titleHeadLength = 6
     var totalLengths: (Int, Int, Int) = (0, 0, 0)
     /// Number of live documents.
@@ -262,31 +264,41 @@ package struct KeywordIndex: Sendable {
         return log(1 + (n - d + 0.5) / (d + 0.5))
     }
 
-    /// FNV-1a 64 of a normalised word, never 0 (0 marks "no word").
-    static func wordHash(_ word: String) -> UInt64 {
+    /// FNV-1a 64 of a normalised word folded to 16 bits, never 0 (0 marks "no word"): two
+    /// bytes a title word; two words share a hash one time in 65,535, and the title is read
+    /// before a match counts.
+    static func titleHash(_ word: String) -> UInt16 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in word.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return h == 0 ? 1 : h
+        let folded = UInt16(truncatingIfNeeded: h ^ (h >> 16) ^ (h >> 32) ^ (h >> 48))
+        return folded == 0 ? 1 : folded
     }
 
     /// Whether the title of `row` begins with `words` — all but the last exactly, the last as
     /// typed so far (a prefix) when `lastIsPrefix`. Needs at least two words; `title` supplies
-    /// the row's title for the prefix check.
-    /// - Complexity: O(words), plus one tokenisation of the title when the full words match.
-    package func titleBegins(row: Int32, with words: [String], hashes: [UInt64], lastIsPrefix: Bool, title: () -> String) -> Bool {
+    /// the row's title, read when the title-word hashes match (they are a filter).
+    /// - Complexity: O(words), plus one tokenisation of the title when the hashes match.
+    package func titleBegins(row: Int32, with words: [String], hashes: [UInt16], lastIsPrefix: Bool, title: () -> String) -> Bool {
         let n = words.count
         guard n >= 2, n <= Self.titleHeadLength, Int(row) < rowTerms.count else { return false }
         let base = Int(row) * Self.titleHeadLength
         for i in 0..<(n - 1) where titleHeads[base + i] != hashes[i] { return false }
-        if !lastIsPrefix { return titleHeads[base + n - 1] == hashes[n - 1] }
-        guard titleHeads[base + n - 1] != 0 else { return false }
+        if lastIsPrefix {
+            guard titleHeads[base + n - 1] != 0 else { return false }
+        } else {
+            guard titleHeads[base + n - 1] == hashes[n - 1] else { return false }
+        }
         var position = 0
-        var matches = false
+        var matches = true
         analyzer.forEachWord(title()) { word, _ in
-            if position == n - 1 { matches = word.hasPrefix(words[n - 1]) }
+            if position < n - 1 {
+                matches = matches && word == words[position]
+            } else if position == n - 1 {
+                matches = matches && (lastIsPrefix ? word.hasPrefix(words[n - 1]) : word == words[n - 1])
+            }
             position += 1
         }
-        return matches
+        return matches && position >= n
     }
 
     /// Number of distinct terms, and of postings.

@@ -12,9 +12,9 @@ struct AnalyzedDocument: Sendable {
     var frequencies: [(UInt16, UInt16, UInt16)] = []
     /// Number of index terms in each field.
     var lengths: (UInt32, UInt32, UInt32) = (0, 0, 0)
-    /// ``KeywordIndex/wordHash(_:)`` of the first ``KeywordIndex/titleHeadLength`` title words
+    /// ``KeywordIndex/titleHash(_:)`` of the first ``KeywordIndex/titleHeadLength`` title words
     /// (stop words included).
-    var titleHeads: [UInt64] = []
+    var titleHeads: [UInt16] = []
 }
 
 /// Turns items into ``AnalyzedDocument``s: ``Analyzer`` words, stop words dropped, Porter
@@ -78,7 +78,7 @@ struct TermAnalyzer {
         }
         var position = 0
         analyzer.forEachWord(item.title) { word, _ in
-            if position < KeywordIndex.titleHeadLength { document.titleHeads.append(KeywordIndex.wordHash(word)) }
+            if position < KeywordIndex.titleHeadLength { document.titleHeads.append(KeywordIndex.titleHash(word)) }
             position += 1
             if let s = stem(word) { add(s, .title) }
         }

@@ -7,7 +7,7 @@ import Foundation
 struct RankingFactors {
     /// The query's words, stop words included, and their hashes, for the title-prefix boost.
     let headWords: [String]
-    let headHashes: [UInt64]
+    let headHashes: [UInt16]
     /// The last word is being typed: a title word may begin with it.
     let lastIsPrefix: Bool
     /// Per domain code: boosted (a domain the query named that does not filter).
@@ -26,7 +26,7 @@ struct RankingFactors {
         var words: [String] = []
         keyword.analyzer.forEachWord(request.text) { word, _ in words.append(word) }
         headWords = words
-        headHashes = words.map(KeywordIndex.wordHash)
+        headHashes = words.map(KeywordIndex.titleHash)
         lastIsPrefix =
             request.prefixLastTerm && (request.text.unicodeScalars.last.map(Analyzer.isWordScalarOrASCIIAlnum) ?? false)
         boostCodes = attributes.membership(request.boostDomains)

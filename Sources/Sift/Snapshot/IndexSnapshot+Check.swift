@@ -118,7 +118,7 @@ extension KeywordIndex {
                 d &+= Self.mix(0x6C65_6E67 ^ (UInt64(l.0) | UInt64(l.1) << 21 | UInt64(l.2) << 42))
             }
             for i in 0..<Self.titleHeadLength where row * Self.titleHeadLength + i < titleHeads.count {
-                d &+= Self.mix(titleHeads[row * Self.titleHeadLength + i] &+ UInt64(i + 1))
+                d &+= Self.mix(UInt64(titleHeads[row * Self.titleHeadLength + i]) &+ UInt64(i + 1))
             }
             digests[row] = d | 1
         }

@@ -32,7 +32,7 @@ enum IndexSnapshot {
     static let fileName = "index.snapshot"
     static let magic = Array("SIFTSNAP".utf8)
     /// Bump when the layout of the file changes.
-    static let formatVersion: UInt32 = 7
+    static let formatVersion: UInt32 = 8
 
     /// What a snapshot's contents depend on; a snapshot is used only when its key equals the
     /// one the store and the configuration give.

@@ -37,7 +37,7 @@ extension KeywordIndex {
 ///           u8 tf title, keywords, content — 255 for 255 or more —, u8 0; terms in order);
 ///           u32 E + E × (u32 term, u32 row, 3 × u16) the
 ///           exact frequencies of the postings with a 255; R × 3 u32 field lengths;
-///           u32 H + H u64 title-word hashes; u32 S + S u32 sorted term ids. The lists' bytes and
+///           u32 H + H u16 title-word hashes; u32 S + S u32 sorted term ids. The lists' bytes and
 ///           the postings are used where they lie (see ``KeywordIndex/postings``)
 /// vectors:  u8 present; then u32 dimension, u32 rows, rows × u8 occupied, zero bytes up to a
 ///           multiple of 64 in the file, rows × dimension components (f32, or binary16 bits as

@@ -52,7 +52,7 @@ extension IndexState {
         }
         w.count(k.titleHeads.count)
         k.titleHeads.withUnsafeBufferPointer { heads in
-            w.records(heads, size: 8) { h, out in out.storeBytes(of: h.littleEndian, toByteOffset: 0, as: UInt64.self) }
+            w.records(heads, size: 2) { h, out in out.storeBytes(of: h.littleEndian, toByteOffset: 0, as: UInt16.self) }
         }
         w.count(k.sortedTerms.count)
         k.sortedTerms.withUnsafeBufferPointer { ids in
@@ -236,12 +236,12 @@ extension IndexState {
     }
 
     /// The title-word hashes, ``KeywordIndex/titleHeadLength`` per row.
-    private static func readTitleHeads(_ r: inout SnapshotReader, rows: Int) throws(SnapshotRejection) -> [UInt64] {
-        let headCount = try r.count(minimumSize: 8)
+    private static func readTitleHeads(_ r: inout SnapshotReader, rows: Int) throws(SnapshotRejection) -> [UInt16] {
+        let headCount = try r.count(minimumSize: 2)
         guard headCount == rows * KeywordIndex.titleHeadLength else { throw malformed("\(headCount) title-word hashes for \(rows) rows") }
-        let rawHeads = try r.take(headCount * 8)
-        let titleHeads = [UInt64](unsafeUninitializedCapacity: headCount) { buffer, initialized in
-            for i in 0..<headCount { buffer[i] = UInt64(littleEndian: rawHeads.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)) }
+        let rawHeads = try r.take(headCount * 2)
+        let titleHeads = [UInt16](unsafeUninitializedCapacity: headCount) { buffer, initialized in
+            for i in 0..<headCount { buffer[i] = UInt16(littleEndian: rawHeads.loadUnaligned(fromByteOffset: i * 2, as: UInt16.self)) }
             initialized = headCount
         }
         return titleHeads

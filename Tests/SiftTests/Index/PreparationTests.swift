@@ -115,7 +115,7 @@ struct PreparationTests {
             #expect(
                 [Int(document.lengths.0), Int(document.lengths.1), Int(document.lengths.2)] == fields.map { index.indexTerms($0).count })
             let words = index.analyzer.tokens(item.title).map(\.text)
-            #expect(document.titleHeads == words.prefix(KeywordIndex.titleHeadLength).map(KeywordIndex.wordHash))
+            #expect(document.titleHeads == words.prefix(KeywordIndex.titleHeadLength).map(KeywordIndex.titleHash))
         }
     }
 

@@ -203,4 +203,26 @@ struct KeywordIndexTests {
         #expect(throws: InvariantViolation.self) { try index.checkInvariants(liveRows: [0, 1, 2]) }
         #expect(throws: InvariantViolation.self) { try index.checkInvariants(liveRows: [0, 1, 2, 3, 4]) }
     }
+
+    @Test("A title begins with a query only if its words do: title-word hashes that collide are confirmed against the title")
+    func titleBeginsConfirmsHashes() throws {
+        // A word whose 16-bit title hash is tea's (one in 65,535 words).
+        let collider = try #require(
+            (0..<2_000_000).lazy.map { "w\($0)" }.first { KeywordIndex.titleHash($0) == KeywordIndex.titleHash("tea") })
+        var index = KeywordIndex()
+        let titles = ["Tea mate latte", "\(collider) mate latte", "Tea", "Mate tea"]
+        for (row, title) in titles.enumerated() { index.insert(SearchableItem(id: ItemID("r\(row)"), title: title), at: Int32(row)) }
+        func begins(_ row: Int, _ words: [String], prefix: Bool = false) -> Bool {
+            index.titleBegins(
+                row: Int32(row), with: words, hashes: words.map(KeywordIndex.titleHash), lastIsPrefix: prefix, title: { titles[row] })
+        }
+        #expect(begins(0, ["tea", "mate"]))
+        #expect(begins(0, ["tea", "mate", "lat"], prefix: true))
+        #expect(!begins(0, ["tea", "mate", "lat"]))
+        #expect(!begins(1, ["tea", "mate"]))
+        #expect(!begins(1, ["tea", "mate", "lat"], prefix: true))
+        #expect(begins(1, [collider, "mate"]))
+        #expect(!begins(2, ["tea", "mate"], prefix: true))
+        #expect(!begins(3, ["tea", "mate"]))
+    }
 }
