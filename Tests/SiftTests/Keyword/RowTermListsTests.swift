@@ -97,4 +97,52 @@ struct RowTermListsTests {
             if let last = ids.last { #expect(check(bytes, [0], terms: Int(last)) == "row 0 names term \(last), past the last") }
         }
     }
+
+    @Test(
+        "Fuzzed: random bytes and starts never crash the check, and lists it accepts decode within their bytes to ids below the term count")
+    func fuzzedValidation() {
+        var rng = SeededGenerator(seed: 23)
+        var accepted = 0
+        for round in 0..<3_000 {
+            // Half the rounds damage a valid encoding, half are noise.
+            let rows = rng.int(0..<12)
+            var lists: [[Int32]?] = (0..<rows).map { _ in
+                rng.int(0..<4) == 0
+                    ? nil : Array(Set((0..<rng.int(0..<20)).map { _ in Int32(rng.int(0..<(rng.int(0..<2) == 0 ? 200 : 70_000))) })).sorted()
+            }
+            var bytes: [UInt8] = []
+            var starts: [UInt32] = []
+            for list in lists {
+                guard let list else {
+                    starts.append(RowTermLists.noDocument)
+                    continue
+                }
+                starts.append(UInt32(bytes.count))
+                bytes += RowTermLists.encode(list)
+            }
+            if round % 2 == 1 {
+                bytes = (0..<rng.int(0..<80)).map { _ in UInt8(truncatingIfNeeded: rng.int(0..<256)) }
+                starts = starts.map { _ in rng.int(0..<3) == 0 ? RowTermLists.noDocument : UInt32(rng.int(0..<90)) }
+                lists = []
+            } else if !bytes.isEmpty {
+                for _ in 0..<rng.int(0..<3) { bytes[rng.int(0..<bytes.count)] = UInt8(truncatingIfNeeded: rng.int(0..<256)) }
+            }
+            let terms = rng.int(1..<80_000)
+            let result = bytes.withUnsafeBufferPointer { RowTermLists.validate($0, starts: starts, termCount: terms) }
+            guard case .success(let idCount) = result else { continue }
+            accepted += 1
+            let restored = RowTermLists(encoded: RowBuffer(bytes), starts: starts, idCount: idCount)
+            var seen = 0
+            for row in starts.indices {
+                restored.withList(row) { ids in
+                    guard let ids else { return }
+                    seen += ids.count
+                    #expect(ids.allSatisfy { $0 >= 0 && Int($0) < terms })
+                    #expect(zip(ids, ids.dropFirst()).allSatisfy { $0 <= $1 })
+                }
+            }
+            #expect(seen == idCount)
+        }
+        #expect(accepted > 200)
+    }
 }
