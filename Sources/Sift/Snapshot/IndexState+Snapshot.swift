@@ -54,8 +54,6 @@ extension KeywordIndex {
 /// the vectors is made again when the index asks for another. Optionals are a u8 flag (0 or 1) and the
 /// value.
 extension IndexState {
-    /// The term-list count of a row that holds no document.
-    static let noDocument = UInt32.max
     /// Rows per items section: enough sections for the cores to share, few enough to be cheap.
     static let itemsPerSection = 8192
     /// The file offset the vector components start at is a multiple of this (a cache line).

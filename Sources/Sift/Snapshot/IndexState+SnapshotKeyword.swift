@@ -11,7 +11,7 @@ extension IndexState {
         var start: UInt32 = 0
         for row in k.rowTerms.indices {
             k.rowTerms.withEncodedList(row) { list in
-                w.u32(list == nil ? noDocument : start)
+                w.u32(list == nil ? RowTermLists.noDocument : start)
                 start += UInt32(list?.count ?? 0)
             }
         }
@@ -114,7 +114,7 @@ extension IndexState {
         var documentCount = 0
         for row in 0..<rows {
             let start = UInt32(littleEndian: rawStarts.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self))
-            if start == noDocument { continue }
+            if start == RowTermLists.noDocument { continue }
             starts[row] = start
             holds[row] = true
             documentCount += 1

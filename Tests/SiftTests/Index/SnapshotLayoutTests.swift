@@ -183,8 +183,7 @@ struct SnapshotLayoutTests {
         let second = Array("twin-BBBB".utf8)
         let at = try #require((0...(bytes.count - second.count)).first { bytes[$0..<($0 + second.count)].elementsEqual(second) })
         bytes.replaceSubrange(at..<(at + second.count), with: Array("twin-AAAA".utf8))
-        let sum = bytes.withUnsafeBytes { SnapshotChecksum.of(UnsafeRawBufferPointer(rebasing: $0[0..<(bytes.count - 8)])) }
-        withUnsafeBytes(of: sum.littleEndian) { for i in 0..<8 { bytes[bytes.count - 8 + i] = $0[i] } }
+        SnapshotChecksum.reseal(&bytes)
         try Data(bytes).write(to: file)
         let reopened = try fixture.open()
         #expect(
@@ -219,8 +218,7 @@ struct SnapshotLayoutTests {
         // The first row's list: its count, then its first id, rewritten to one past the last.
         #expect(bytes[at] > 0)
         bytes[at + 1] = UInt8(terms)
-        let sum = bytes.withUnsafeBytes { SnapshotChecksum.of(UnsafeRawBufferPointer(rebasing: $0[0..<(bytes.count - 8)])) }
-        withUnsafeBytes(of: sum.littleEndian) { for i in 0..<8 { bytes[bytes.count - 8 + i] = $0[i] } }
+        SnapshotChecksum.reseal(&bytes)
         try Data(bytes).write(to: file)
         let reopened = try fixture.open()
         let outcome = try #require(fixture.logger.records.last { $0.operation == "open" }?.outcome)

@@ -308,8 +308,7 @@ struct SnapshotTests {
             // Past the magic and version; the generation is in the key, so it is left alone.
             let position = rng.int(40..<(bytes.count - 16))
             bytes[position] = trial % 2 == 0 ? bytes[position] ^ UInt8(1 << rng.int(0..<8)) : 0xFF
-            let sum = bytes.withUnsafeBytes { SnapshotChecksum.of(UnsafeRawBufferPointer(rebasing: $0[0..<(bytes.count - 8)])) }
-            withUnsafeBytes(of: sum.littleEndian) { for i in 0..<8 { bytes[bytes.count - 8 + i] = $0[i] } }
+            SnapshotChecksum.reseal(&bytes)
             try Data(bytes).write(to: s.snapshotFile)
             let reopened = try s.open { $0.readOnly = true }
             let outcome = s.lastOpenOutcome ?? ""
