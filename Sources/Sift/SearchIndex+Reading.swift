@@ -68,8 +68,13 @@ extension SearchIndex {
         try state.checkProjections()
     }
 
-    /// ``VectorIndex/touchEveryPage()`` of this index's vectors (sift-bench, before measuring memory).
-    package func touchVectorPages() -> UInt64 { vectors?.touchEveryPage() ?? 0 }
+    /// ``VectorIndex/touchEveryPage(rowsInPlace:)`` of this index's vectors (sift-bench, before
+    /// measuring memory): the rows themselves only when queries read them in place — below
+    /// ``Configuration/quantizedScanMinimumRows``, or without the quantized copies.
+    package func touchVectorPages() -> UInt64 {
+        guard let v = vectors else { return 0 }
+        return v.touchEveryPage(rowsInPlace: v.rescoring == nil || v.capacity < configuration.quantizedScanMinimumRows)
+    }
 
     /// SQLite's `PRAGMA integrity_check` result ("ok" when sound).
     package func integrityCheck() throws -> String { try store.integrityCheck() }

@@ -83,6 +83,17 @@ void sift_f32_to_f16(const float *src, uint16_t *dst, size_t n);
 /// fp16 → fp32, exact.
 void sift_f16_to_f32(const uint16_t *src, float *dst, size_t n);
 
+/// The re-scoring copy's scores over a list of rows: `out[rows[i]] = (float)(Σ_j codes[rows[i]·dim
+/// + j] · query[j]) · scales[rows[i]] · query_scale` (at `out[i]` with `packed`), int8 codes
+/// against an int16 query. The integer sum is exact (callers keep `dim · 127 · max |query|`
+/// below 2³¹), so every kernel gives the same values. Prefetches the rows ahead.
+void sift_rescore_i8_rows(const int8_t *codes, const float *scales, size_t dim, const int32_t *rows, size_t count,
+                          const int16_t *query, float query_scale, float *out, int packed);
+
+/// `sift_rescore_i8_rows` with the kernel family capped at `level` (0 portable, 2 AVX2).
+void sift_rescore_i8_rows_at_most(int level, const int8_t *codes, const float *scales, size_t dim, const int32_t *rows,
+                                  size_t count, const int16_t *query, float query_scale, float *out, int packed);
+
 /// Codes `v[0..<n]` as int8, scaled by their largest magnitude to ±127 (each code
 /// `roundf(v / scale)`, halves away from zero); returns the scale, 0 (and zero codes) for a zero
 /// vector or one that is not finite.

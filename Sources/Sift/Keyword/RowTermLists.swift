@@ -42,17 +42,49 @@ struct RowTermLists: Sendable, RandomAccessCollection, Equatable {
 
     /// Runs `body` with `row`'s ids (nil when it holds no document), decoded onto the stack.
     /// - Complexity: O(ids of the row).
+    /// After an open from a snapshot the list is read from the file (``RowBuffer/copy(_:into:)``),
+    /// not through the mapping: queries read a handful of rows' lists (their results' evidence),
+    /// and the lists' pages stay out of the process's resident set.
     func withList<R>(_ row: Int, _ body: (UnsafeBufferPointer<Int32>?) -> R) -> R {
         guard holdsDocument(row) else { return body(nil) }
-        return bytes.withUnsafeBufferPointer { b in
-            var at = Int(starts[row])
-            let n = Int(Self.varint(b.baseAddress!, &at))
+        return withListBytes(row) { b in
+            var at = 0
+            let n = Int(Self.varint(b, &at))
             return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Swift.max(n, 1)) { ids in
-                Self.decodeIDs(b.baseAddress!, at: &at, count: n, into: ids.baseAddress!)
+                Self.decodeIDs(b, at: &at, count: n, into: ids.baseAddress!)
                 return body(UnsafeBufferPointer(start: ids.baseAddress!, count: n))
             }
         }
     }
+
+    /// Runs `body` with the address of `row`'s list (which must hold a document): in the buffer,
+    /// or — when the buffer is a snapshot's mapped pages — a copy read from the file: first the
+    /// bytes a short list takes, then, if its count says it may be longer, as many as it can take
+    /// (5 bytes a varint).
+    private func withListBytes<R>(_ row: Int, _ body: (UnsafePointer<UInt8>) -> R) -> R {
+        let start = Int(starts[row])
+        guard bytes.isMapped else { return bytes.withUnsafeBufferPointer { body($0.baseAddress! + start) } }
+        let available = bytes.count - start
+        let first = Swift.min(available, Self.shortListBytes)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.shortListBytes) { head in
+            bytes.copy(start..<(start + first), into: head.baseAddress!)
+            var at = 0
+            let n = Int(Self.varint(head.baseAddress!, &at))
+            let most = Swift.min(available, 5 * (n + 1))
+            guard most > first else { return body(head.baseAddress!) }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: most) { whole in
+                bytes.copy(start..<(start + most), into: whole.baseAddress!)
+                return body(whole.baseAddress!)
+            }
+        }
+    }
+
+    /// The bytes the first read of a list from the file takes: most lists fit (1.4 bytes an id).
+    private static let shortListBytes = 256
+
+    /// Lets the lists' pages go from the process's resident set after the open's check read them
+    /// all (``RowBuffer/releaseMappedPages()``).
+    func releaseMappedPages() { bytes.releaseMappedPages() }
 
     /// Runs `body` with `row`'s encoding (nil when it holds no document): the bytes a snapshot
     /// stores for it.

@@ -125,13 +125,16 @@ extension Ranker {
         if semantic.approximate, let vectors = state.vectors {
             if request.mode == .hybrid { keepBoundMatches(among: nominees) }
             probeFloor()
-            // One exact pass (over both cores when long) over every row whose cosine counts:
+            // One pass (over both cores when long) over every row whose cosine counts:
             // the keyword candidates, the nominees that are not among them, the floor's probes.
             var rows = candidates
             rows.reserveCapacity(candidates.count + nominees.count + floorRows.count)
             for row in nominees where !buffers.isCandidate[Int(row)] { rows.append(row) }
             rows += floorRows
-            vectors.exactScores(for: semantic.queryVector, rows: rows, into: &buffers.cosine)
+            // From the re-scoring copy when the index keeps one (the best few are read from the
+            // rows at the end, ``refinedSelection()``), else from the rows.
+            vectors.rescores(for: semantic.queryVector, rows: rows, into: &buffers.cosine)
+            semantic.rescored = vectors.rescoring != nil
             // Only nominees scoring at least the wanted-th best exact cosine can be kept: offer
             // those (nominees come in no order, and offered in rising order each would replace
             // the heap's root).

@@ -18,12 +18,15 @@ extension Ranker {
         else { return }
         let first = firstPass(alpha: alpha, count: documents).sorted(precedes: order.precedes).map(\.row)
         var q2 = semantic.queryVector
-        for row in first {
-            let v = vectors.vector(at: row)
+        let stored = vectors.storedRows(first)
+        for i in first.indices {
+            let v = stored.vector(i)
             for j in 0..<q2.count { q2[j] += beta / Float(documents) * v[j] }
         }
         let n = q2.reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()
         if n > 0 { for j in 0..<q2.count { q2[j] /= n } }
+        semantic.feedbackVector = q2
+        let rescored = semantic.rescored
         let unmatched = unmatchedCandidates()
         let before = unmatched.map { buffers.cosine[Int($0)] }
         // The first pass has just read these rows (``nominateBySemantic()``).
@@ -41,17 +44,24 @@ extension Ranker {
             // Task 0 writes only `cosine`, task 1 only `terms`.
             Parallel.forEach(iterations: 2) { task in
                 if task == 0 {
-                    vectors.exactScores(for: q2, rows: rows, into: &cosine, cached: cached)
+                    if rescored {
+                        vectors.rescores(for: q2, rows: rows, into: &cosine, cached: cached)
+                    } else {
+                        vectors.exactScores(for: q2, rows: rows, into: &cosine, cached: cached)
+                    }
                 } else {
                     terms = keyword.feedbackTerms(of: [items[Int(guess)]!], exclude: exclude, count: count)
                 }
             }
             swap(&cosine, &buffers.cosine)
             speculatedFeedback = (guess, terms)
+        } else if rescored {
+            vectors.rescores(for: q2, rows: rows, into: &buffers.cosine, cached: cached)
         } else {
             vectors.exactScores(for: q2, rows: rows, into: &buffers.cosine, cached: cached)
         }
         for (i, row) in unmatched.enumerated() { buffers.cosine[Int(row)] = min(buffers.cosine[Int(row)], before[i]) }
+        if rescored { moveExactCosines() }
     }
 
     /// Whether vector feedback finds keyword feedback's terms for its own best first-pass
@@ -119,7 +129,7 @@ extension Ranker {
     }
 
     /// The best `count` candidates by the fused first-pass score.
-    private func firstPass(alpha: Float, count: Int) -> RowTopK {
+    func firstPass(alpha: Float, count: Int) -> RowTopK {
         let normalizer = MinMaxNormalizer(rows: candidates, keyword: bm25, cosine: buffers.cosine, floorRows: floorRows)
         var first = RowTopK(k: count)
         for row in candidates {

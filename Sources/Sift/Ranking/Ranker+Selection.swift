@@ -6,10 +6,13 @@ extension Ranker {
     /// its factors is below the k-th best score so far: its score could not enter the top k
     /// (ties included, which go to the smaller id only at equal scores), so the results are
     /// those of scoring every candidate.
-    func select() -> RowTopK {
-        var top = RowTopK(k: request.limit)
+    func select() -> RowTopK { select(candidates, k: request.limit) }
+
+    /// ``select()`` among `rows` (candidates), keeping `k`.
+    func select(_ rows: [Int32], k: Int) -> RowTopK {
+        var top = RowTopK(k: k)
         var threshold = top.threshold
-        for row in candidates {
+        for row in rows {
             let r = relevance(row)
             if let bounds = priors.bounds, r.value >= 0, r.value * (mayBeginTitle(row) ? bounds.titled : bounds.plain) < threshold {
                 continue
@@ -55,12 +58,16 @@ extension Ranker {
     /// product: the candidates' cosines may be the feedback query's by now).
     func evidence(_ row: Int32, _ query: KeywordIndex.QueryEvidence) -> RelevanceModel.Evidence {
         var e = RelevanceModel.Evidence()
-        e.keywordScore = keywordFeedback.rows.firstIndex(of: row).map { keywordFeedback.before[$0] } ?? bm25[Int(row)]
+        e.keywordScore = keywordScoreBeforeFeedback(row)
         e.attainable = query.attainable
         e.queryWeight = query.totalWeight
         e.queryTerms = query.terms.count
         (e.matchedWeight, e.matchedTerms) = state.keyword.matched(query, row: row)
-        if semantic.hasCosine, let vectors = state.vectors { e.cosine = vectors.exactScore(for: semantic.queryVector, row: row) }
+        if let exact = semantic.exactCosines[row] {
+            e.cosine = exact
+        } else if semantic.hasCosine, let vectors = state.vectors {
+            e.cosine = vectors.exactScore(for: semantic.queryVector, row: row)
+        }
         return e
     }
 

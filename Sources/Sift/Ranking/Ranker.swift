@@ -15,7 +15,10 @@ import Foundation
 /// 4. **Factors** (`RankingFactors.swift`): relevance times donations, ranking hint, a domain
 ///    named in the query and a title that begins with the query.
 /// 5. **Selection** (`Ranker+Selection.swift`): the top k, skipping a candidate whose bound
-///    cannot enter it; ties go to the smaller ``ItemID``.
+///    cannot enter it; ties go to the smaller ``ItemID``. After the quantized scan, the
+///    candidates' cosines are the re-scoring copy's, and the best few — of the first pass, for
+///    feedback, and of the final ranking — are read from the vectors and ranked by their exact
+///    cosines (`Ranker+Refinement.swift`).
 /// 6. **Relevance** (`Ranker+Selection.swift`): each selected result's calibrated relevance
 ///    (``RelevanceModel``), from its own evidence; those below the query's minimum are cut.
 /// 7. **Explanation**: every part of every returned score, for `--explain`.
@@ -47,6 +50,16 @@ struct Ranker {
         var queryVector: [Float] = []
         var hasCosine = false
         var approximate = false
+        /// The candidates' cosines are the re-scoring copy's (``VectorIndex/rescores(for:rows:into:cached:)``):
+        /// the best few are read from the rows and ranked again (``refinedSelection()``).
+        var rescored = false
+        /// The query vector after vector feedback, when feedback moved it.
+        var feedbackVector: [Float]?
+        /// The rows read from the vectors (``readExactly(_:)``), and each one's exact cosine
+        /// with ``queryVector`` and with ``feedbackVector``.
+        var read: [StoredRows] = []
+        var exactCosines: [Int32: Float] = [:]
+        var exactMoved: [Int32: Float] = [:]
     }
 
     /// What keyword feedback added: the rows, what each gained and its BM25F before.
@@ -126,10 +139,11 @@ struct Ranker {
             gatherCandidates()
         }
         report.candidates = candidates.count
+        if semantic.rescored { readFirstPass() }
         applyVectorFeedback()
         applyKeywordFeedback()
         prepareFusion()
-        return results(select())
+        return results(semantic.rescored ? refinedSelection() : select())
     }
 
     /// Takes keyword feedback's additions off the scores and gives them back to the

@@ -20,7 +20,8 @@ import Foundation
 ///      f32 title weight, f32 k1, u32 n + n f32 field weights, u32 n + n f32 b,
 ///      u64 analysis fingerprint, u32 dimension (0: no vectors), u32 bytes a vector component
 ///      (4: fp32, 2: fp16)
-/// body: sections of items, domain names, the keyword index, the vectors (IndexState+Snapshot.swift)
+/// body: sections of items, domain names, the keyword index, the vectors — rows, quantized copy,
+///       re-scoring copy (IndexState+Snapshot.swift, IndexState+SnapshotVectors.swift)
 /// section table: u32 n; n × (u32 kind, u64 start, u64 end) byte ranges in the file
 /// u64 offset of the section table, u64 the file's size in bytes
 /// u64 checksum of every byte before it (SnapshotChecksum)
@@ -32,7 +33,7 @@ enum IndexSnapshot {
     static let fileName = "index.snapshot"
     static let magic = Array("SIFTSNAP".utf8)
     /// Bump when the layout of the file changes.
-    static let formatVersion: UInt32 = 8
+    static let formatVersion: UInt32 = 9
 
     /// What a snapshot's contents depend on; a snapshot is used only when its key equals the
     /// one the store and the configuration give.

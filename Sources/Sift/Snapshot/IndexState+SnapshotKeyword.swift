@@ -126,7 +126,10 @@ extension IndexState {
         switch checked {
         case .failure(let why): throw malformed(why.description)
         case .success(let idCount):
-            return (rows, RowTermLists(encoded: bytes, starts: starts, idCount: idCount), holds, documentCount)
+            let lists = RowTermLists(encoded: bytes, starts: starts, idCount: idCount)
+            // Queries read a few rows' lists, from the file: the check's pages need not stay.
+            lists.releaseMappedPages()
+            return (rows, lists, holds, documentCount)
         }
     }
 

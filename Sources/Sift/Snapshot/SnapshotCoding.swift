@@ -182,7 +182,10 @@ final class MappedSnapshot {
         guard let p = mmap(nil, length, PROT_READ, Self.flags, fd, off_t(lower)), p != MAP_FAILED else {
             throw SnapshotRejection("the snapshot cannot be mapped (\(String(cString: strerror(errno))))")
         }
-        return MappedRegion(base: UnsafeRawPointer(p), count: length, fileOffset: lower)
+        // The region's own descriptor, for reads that bypass the mapping (nil if none is left:
+        // reads then go through the mapping).
+        let file = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        return MappedRegion(base: UnsafeRawPointer(p), count: length, fileOffset: lower, file: file >= 0 ? file : nil)
     }
 
     /// ``SnapshotChecksum`` of the file's first `length` bytes, read with `pread` a megabyte at

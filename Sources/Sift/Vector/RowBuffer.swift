@@ -64,6 +64,28 @@ struct RowBuffer<Element: BitwiseCopyable & Sendable>: Sendable {
     /// The components as an array (a copy when mapped).
     var array: [Element] { withUnsafeBufferPointer { Array($0) } }
 
+    /// Copies components `range` to `target`: when they are a snapshot's mapped pages, read from
+    /// the file (`pread`) rather than through the mapping, so that reading a few rows leaves
+    /// none of the file's pages in the process's resident set (they stay in the system's page
+    /// cache); from memory otherwise.
+    func copy(_ range: Range<Int>, into target: UnsafeMutablePointer<Element>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count)
+        let stride = MemoryLayout<Element>.stride
+        if let m = mapped,
+            m.region.read(at: m.offset + range.lowerBound * stride, count: range.count * stride, into: UnsafeMutableRawPointer(target))
+        {
+            return
+        }
+        withUnsafeBufferPointer { target.update(from: $0.baseAddress! + range.lowerBound, count: range.count) }
+    }
+
+    /// Lets a mapped buffer's pages go from the process's resident set after a pass that read
+    /// them all (coding a copy of them); nothing for a buffer of its own.
+    func releaseMappedPages() {
+        guard let m = mapped else { return }
+        PageAdvice.release(m.region.base + m.offset, bytes: m.count * MemoryLayout<Element>.stride)
+    }
+
     /// Copies mapped components into an array the buffer owns, with an eighth more room so that
     /// the appends that follow a first change (new rows) do not copy them again; then lets the
     /// mapped pages go from the process (where the system allows), which the buffer no longer
@@ -138,14 +160,43 @@ final class MappedRegion: @unchecked Sendable {
     /// a read-only mapping of a file, never of anonymous memory — a ``RowBuffer`` that copied its
     /// components lets their pages go (`MADV_DONTNEED`), and a later read must find the file's
     /// bytes there again.
-    init(base: UnsafeRawPointer, count: Int, fileOffset: Int) {
+    /// - Parameter file: a descriptor of the same open file, which the region then owns (closed
+    ///   with it), for reads that do not go through the mapping (``read(at:count:into:)``).
+    init(base: UnsafeRawPointer, count: Int, fileOffset: Int, file: Int32? = nil) {
         self.base = base
         self.count = count
         self.fileOffset = fileOffset
+        self.file = file
     }
+
+    /// A descriptor of the mapped file, when the region keeps one.
+    private let file: Int32?
 
     /// The byte offset in the region of `offset` in the file (which the region must hold).
     func offset(ofFileOffset offset: Int) -> Int { offset - fileOffset }
 
-    deinit { munmap(UnsafeMutableRawPointer(mutating: base), count) }
+    /// Reads `count` bytes at byte `offset` of the region from the file with `pread` into
+    /// `target`: the same bytes as the mapping's (the file is never written in place), without
+    /// mapping its pages into the process. false when the region keeps no descriptor or a read
+    /// fails (the caller then reads the mapping).
+    func read(at offset: Int, count: Int, into target: UnsafeMutableRawPointer) -> Bool {
+        guard let file, offset >= 0, count >= 0, offset + count <= self.count else { return false }
+        var done = 0
+        while done < count {
+            let got = pread(file, target + done, count - done, off_t(fileOffset + offset + done))
+            if got > 0 {
+                done += got
+            } else if got < 0 && errno == EINTR {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: base), count)
+        if let file { close(file) }
+    }
 }

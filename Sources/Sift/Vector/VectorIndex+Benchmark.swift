@@ -22,15 +22,48 @@ extension VectorIndex {
     /// Reads the whole buffer once on the calling thread (``streamRows(_:)`` of every row).
     package func streamMatrixOnce() -> Float { streamRows(0..<capacity) }
 
-    /// Reads one byte of every 64 of the rows and of the int8 copy (a byte of every cache line
-    /// and so of every page), returning their sum: makes every page of rows kept in a mapped
-    /// snapshot resident, as a while of queries would, before memory is measured.
-    package func touchEveryPage() -> UInt64 {
+    /// Reads one byte of every 64 of what queries read in place — the quantized and re-scoring
+    /// copies, and the rows when `rowsInPlace` — (a byte of every cache line and so of every
+    /// page), returning their sum: makes every page of them kept in a mapped snapshot resident,
+    /// as a while of queries would, before memory is measured. Queries that go through the
+    /// re-scoring copy read rows from the file instead (``storedRows(_:)``): pass false then.
+    package func touchEveryPage(rowsInPlace: Bool = true) -> UInt64 {
         func touch(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
             stride(from: 0, to: bytes.count, by: 64).reduce(0) { $0 &+ UInt64(bytes[$1]) }
         }
-        var sum = matrix.withUnsafeBytes(touch) &+ halves.withUnsafeBytes(touch)
-        if let q = quantized { sum &+= q.codes.withUnsafeBytes(touch) &+ q.scales.withUnsafeBytes(touch) }
+        var sum: UInt64 = 0
+        if rowsInPlace { sum &+= matrix.withUnsafeBytes(touch) &+ halves.withUnsafeBytes(touch) }
+        for copy in [quantized, rescoring].compactMap({ $0 }) {
+            sum &+= copy.codes.withUnsafeBytes(touch) &+ copy.scales.withUnsafeBytes(touch)
+        }
         return sum
+    }
+
+    /// Cosines of a batch of queries (row-major `queries.count / dimension` × dimension) with
+    /// every row: result is queries × capacity, row-major (BLAS `sgemm` over fp32 rows; one scan
+    /// per query over fp16 rows). - Complexity: O(q · capacity · dimension).
+    package func scores(forBatch queries: [Float]) -> [Float] {
+        let q = queries.count / dimension
+        var result = [Float](repeating: 0, count: q * capacity)
+        guard capacity > 0, q > 0 else { return result }
+        let rows = capacity
+        switch precision {
+        case .float32:
+            queries.withUnsafeBufferPointer { a in
+                matrix.withUnsafeBufferPointer { b in
+                    result.withUnsafeMutableBufferPointer { c in
+                        LinearAlgebra.multiplyTransposed(
+                            a.baseAddress!, rows: q, b.baseAddress!, rows: rows, columns: dimension, into: c.baseAddress!)
+                    }
+                }
+            }
+        case .float16:
+            var one: [Float] = []
+            for i in 0..<q {
+                scores(for: Array(queries[(i * dimension)..<((i + 1) * dimension)]), into: &one)
+                result.replaceSubrange((i * rows)..<((i + 1) * rows), with: one.prefix(rows))
+            }
+        }
+        return result
     }
 }

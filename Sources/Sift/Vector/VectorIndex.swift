@@ -16,6 +16,9 @@ package struct VectorIndex: Sendable {
     package private(set) var count = 0
     /// The quantized (int8 or 4-bit) mirror used for the approximate scan, when enabled.
     package private(set) var quantized: QuantizedRows?
+    /// With ``quantized``, an int8 copy of every component that re-scores the scan's candidates
+    /// (``rescores(for:rows:into:cached:)``), so that the rows are read only for the best few.
+    package private(set) var rescoring: QuantizedRows?
 
     /// - Parameters:
     ///   - quantized: also keep a quantized copy (256 more bytes a row at 256 dimensions, int8
@@ -40,18 +43,22 @@ package struct VectorIndex: Sendable {
         self.dimension = dimension
         self.precision = precision
         self.quantized = coding.map { QuantizedRows(dimension: dimension, components: $0.components, bits: $0.bits) }
+        self.rescoring = coding.map { _ in QuantizedRows.rescoring(dimension: dimension) }
     }
 
     /// An index over `matrix` (row-major, `occupied.count` rows; free rows hold zeros), as a
     /// snapshot recorded it (its pages, mapped, or a copy); with `coding`, its quantized copy is
     /// `restored` when that codes as `coding` says, else made from the rows.
     /// - Complexity: O(rows · dimension) when the quantized copy is made, else O(rows).
-    init(dimension: Int, coding: QuantizedCoding?, matrix: RowBuffer<Float>, occupied: [Bool], quantized restored: QuantizedRows? = nil) {
+    init(
+        dimension: Int, coding: QuantizedCoding?, matrix: RowBuffer<Float>, occupied: [Bool], quantized restored: QuantizedRows? = nil,
+        rescoring: QuantizedRows? = nil
+    ) {
         self.init(dimension: dimension, coding: coding, precision: .float32)
         precondition(matrix.count == occupied.count * dimension)
         self.matrix = matrix
         self.occupied = occupied
-        finishRestoring(restored)
+        finishRestoring(restored, rescoring)
     }
 
     /// An index over fp16 rows (binary16 bit patterns, row-major, `occupied.count` rows; free
@@ -59,27 +66,44 @@ package struct VectorIndex: Sendable {
     /// `coding`, its quantized copy is `restored` when that codes as `coding` says, else made
     /// from them.
     /// - Complexity: O(rows · dimension) when the quantized copy is made, else O(rows).
-    init(dimension: Int, coding: QuantizedCoding?, halves: RowBuffer<UInt16>, occupied: [Bool], quantized restored: QuantizedRows? = nil) {
+    init(
+        dimension: Int, coding: QuantizedCoding?, halves: RowBuffer<UInt16>, occupied: [Bool], quantized restored: QuantizedRows? = nil,
+        rescoring: QuantizedRows? = nil
+    ) {
         self.init(dimension: dimension, coding: coding, precision: .float16)
         precondition(halves.count == occupied.count * dimension)
         self.halves = halves
         self.occupied = occupied
-        finishRestoring(restored)
+        finishRestoring(restored, rescoring)
     }
 
-    /// The count and the quantized copy of restored rows: `restored` when it is the copy this index
-    /// keeps (as many components, a row each), else coded from the rows.
-    private mutating func finishRestoring(_ restored: QuantizedRows?) {
+    /// The count and the two copies of restored rows: each the `restored` one when it codes as
+    /// this index's does (a row each), else coded from the rows — whose mapped pages that pass
+    /// read then leave the process's resident set again.
+    private mutating func finishRestoring(_ restored: QuantizedRows?, _ restoredRescoring: QuantizedRows?) {
         count = occupied.lazy.filter { $0 }.count
-        guard var copy = quantized, !occupied.isEmpty else { return }
-        if let restored, restored.coding == copy.coding, restored.capacity == occupied.count {
-            quantized = restored
-            return
+        guard !occupied.isEmpty else { return }
+        let rows = occupied.count
+        /// The restored copy when it codes as `empty` does, else `empty` coded from the rows.
+        func take(_ empty: QuantizedRows?, _ restored: QuantizedRows?) -> (QuantizedRows?, coded: Bool) {
+            guard let empty else { return (nil, false) }
+            if let restored, restored.coding == empty.coding, restored.capacity == rows { return (restored, false) }
+            return (coded(empty), true)
         }
-        quantized = nil
+        let q = take(quantized, restored)
+        let r = take(rescoring, restoredRescoring)
+        (quantized, rescoring) = (q.0, r.0)
+        if q.coded || r.coded {
+            matrix.releaseMappedPages()
+            halves.releaseMappedPages()
+        }
+    }
+
+    /// `copy` coded from every row. Free rows hold zeros, which code to zeros: the same bits as
+    /// setting the live rows one by one (and the same capacity: a trailing free row codes to zeros).
+    private func coded(_ empty: QuantizedRows) -> QuantizedRows {
+        var copy = empty
         let dimension = self.dimension
-        // Free rows hold zeros, which code to zeros: the same bits as setting the live rows one
-        // by one (and the same capacity: a trailing free row codes to zeros).
         switch precision {
         case .float32:
             matrix.withUnsafeBufferPointer { m in
@@ -92,7 +116,7 @@ package struct VectorIndex: Sendable {
                 }
             }
         }
-        quantized = copy
+        return copy
     }
 
     /// Number of rows in the buffer, free ones included.
@@ -123,6 +147,7 @@ package struct VectorIndex: Sendable {
         switch precision {
         case .float32:
             quantized?.set(row: row, vector: vector)
+            rescoring?.set(row: row, vector: vector)
             matrix.withUnsafeMutableBufferPointer { m in
                 for j in 0..<dimension { m[r * dimension + j] = vector[j] }
             }
@@ -132,8 +157,12 @@ package struct VectorIndex: Sendable {
                     LinearAlgebra.toHalf(v.baseAddress!, into: h.baseAddress! + r * dimension, count: dimension)
                 }
             }
-            // The quantized copy of the rounded components, as a snapshot's rows make it.
-            if quantized != nil { quantized!.set(row: row, vector: self.vector(at: row)) }
+            // The copies of the rounded components, as a snapshot's rows make them.
+            if quantized != nil {
+                let rounded = self.vector(at: row)
+                quantized!.set(row: row, vector: rounded)
+                rescoring?.set(row: row, vector: rounded)
+            }
         }
     }
 
@@ -144,6 +173,7 @@ package struct VectorIndex: Sendable {
         occupied[r] = false
         count -= 1
         quantized?.remove(row: row)
+        rescoring?.remove(row: row)
         let dimension = self.dimension
         switch precision {
         case .float32: matrix.withUnsafeMutableBufferPointer { m in for j in 0..<dimension { m[r * dimension + j] = 0 } }
@@ -157,9 +187,11 @@ package struct VectorIndex: Sendable {
         occupied.removeAll()
         count = 0
         quantized?.removeAll()
+        rescoring?.removeAll()
     }
 
-    /// The vector at `row` (as stored: with fp16 precision, the rounded components).
+    /// The vector at `row` (as stored: with fp16 precision, the rounded components), read from
+    /// the snapshot file when the rows are its mapped pages (``RowBuffer/copy(_:into:)``).
     package func vector(at row: Int32) -> [Float] {
         let start = Int(row) * dimension
         switch precision {
@@ -167,10 +199,10 @@ package struct VectorIndex: Sendable {
             return matrix.withUnsafeBufferPointer { Array($0[start..<(start + dimension)]) }
         case .float16:
             var v = [Float](repeating: 0, count: dimension)
-            halves.withUnsafeBufferPointer { h in
-                v.withUnsafeMutableBufferPointer { o in
-                    LinearAlgebra.fromHalf(h.baseAddress! + start, into: o.baseAddress!, count: dimension)
-                }
+            var h = [UInt16](repeating: 0, count: dimension)
+            h.withUnsafeMutableBufferPointer { halves.copy(start..<(start + dimension), into: $0.baseAddress!) }
+            h.withUnsafeBufferPointer { h in
+                v.withUnsafeMutableBufferPointer { o in LinearAlgebra.fromHalf(h.baseAddress!, into: o.baseAddress!, count: dimension) }
             }
             return v
         }
@@ -320,34 +352,6 @@ package struct VectorIndex: Sendable {
             }
         }
         return score
-    }
-
-    /// Cosines of a batch of queries (row-major `queries.count / dimension` × dimension) with
-    /// every row: result is queries × capacity, row-major (BLAS `sgemm` over fp32 rows; one scan
-    /// per query over fp16 rows). - Complexity: O(q · capacity · dimension).
-    package func scores(forBatch queries: [Float]) -> [Float] {
-        let q = queries.count / dimension
-        var result = [Float](repeating: 0, count: q * capacity)
-        guard capacity > 0, q > 0 else { return result }
-        let rows = capacity
-        switch precision {
-        case .float32:
-            queries.withUnsafeBufferPointer { a in
-                matrix.withUnsafeBufferPointer { b in
-                    result.withUnsafeMutableBufferPointer { c in
-                        LinearAlgebra.multiplyTransposed(
-                            a.baseAddress!, rows: q, b.baseAddress!, rows: rows, columns: dimension, into: c.baseAddress!)
-                    }
-                }
-            }
-        case .float16:
-            var one: [Float] = []
-            for i in 0..<q {
-                scores(for: Array(queries[(i * dimension)..<((i + 1) * dimension)]), into: &one)
-                result.replaceSubrange((i * rows)..<((i + 1) * rows), with: one.prefix(rows))
-            }
-        }
-        return result
     }
 
     /// Verifies the occupied rows are exactly `liveRows`.

@@ -1,0 +1,163 @@
+import CSiftKernels
+import Foundation
+import SiftEvaluation
+import Testing
+
+@testable import Sift
+
+/// The re-scoring copy (int8 codes of every component, in memory) and the rows read back from
+/// the vectors for the final exact ranking.
+@Suite("Re-scoring copy and rows read from the vectors")
+struct RescoringTests {
+    /// Random unit vectors, row-major.
+    static func unitRows(_ rows: Int, dimension: Int, seed: UInt64) -> [Float] {
+        var out = VectorKernelTests.randomFloats(rows * dimension, seed: seed)
+        for r in 0..<rows {
+            let n = out[(r * dimension)..<((r + 1) * dimension)].reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()
+            for j in 0..<dimension { out[r * dimension + j] /= n }
+        }
+        return out
+    }
+
+    @Test(
+        "The kernel's scores are the exact integer sums, the same on the portable and the SIMD kernel, scattered or packed",
+        arguments: [32, 64, 256, 48])
+    func kernelIsExact(dimension: Int) {
+        let rows = 300
+        var rng = SplitMix64(seed: UInt64(dimension))
+        let codes = (0..<(rows * dimension)).map { _ in Int8(truncatingIfNeeded: rng.next()) }
+        let scales = (0..<rows).map { Float($0 % 17 + 1) / 1000 }
+        let query = (0..<dimension).map { _ in Int16(truncatingIfNeeded: rng.next() % 60_000) }
+        let list: [Int32] = (0..<120).map { Int32(($0 * 37) % rows) }
+        let expected = list.map { r -> Float in
+            var sum: Int32 = 0
+            for j in 0..<dimension { sum += Int32(codes[Int(r) * dimension + j]) * Int32(query[j]) }
+            return Float(sum) * scales[Int(r)] * 0.5
+        }
+        for level: Int32 in [0, 2] {
+            var scattered = [Float](repeating: .nan, count: rows)
+            var packed = [Float](repeating: .nan, count: list.count)
+            sift_rescore_i8_rows_at_most(level, codes, scales, dimension, list, list.count, query, 0.5, &scattered, 0)
+            sift_rescore_i8_rows_at_most(level, codes, scales, dimension, list, list.count, query, 0.5, &packed, 1)
+            #expect(packed == expected, "level \(level)")
+            #expect(list.map { scattered[Int($0)] } == expected, "level \(level)")
+        }
+    }
+
+    @Test("The query's int16 codes keep every row's sum within int32, at any dimension", arguments: [32, 256, 1024, 4096])
+    func queryCodesCannotOverflow(dimension: Int) {
+        let query = QuantizedRows.RescoringQuery([Float](repeating: -1, count: dimension))
+        let peak = query.codes.map { abs(Int($0)) }.max() ?? 0
+        #expect(peak > 0 && dimension * 127 * peak <= Int(Int32.max))
+        #expect(QuantizedRows.RescoringQuery([Float](repeating: 0, count: dimension)).scale == 0)
+    }
+
+    @Test("The copy's scores are within 2·10⁻³ of the exact cosines, split over the cores or not", arguments: VectorPrecision.allCases)
+    func rescoresNearExact(precision: VectorPrecision) {
+        let (rows, d) = (3000, 256)
+        let matrix = Self.unitRows(rows, dimension: d, seed: 3)
+        var index = VectorIndex(dimension: d, quantized: true, quantizedComponents: 128, quantizedBits: 4, precision: precision)
+        for r in 0..<rows { index.set(row: Int32(r), vector: Array(matrix[(r * d)..<((r + 1) * d)])) }
+        let query = Self.unitRows(1, dimension: d, seed: 4)
+        let list: [Int32] = (0..<Int32(rows)).filter { $0 % 2 == 1 }
+        #expect(list.count >= VectorIndex.splitRows)
+        var exact = [Float](repeating: 0, count: rows)
+        var split = [Float](repeating: 0, count: rows)
+        var single = [Float](repeating: 0, count: rows)
+        index.exactScores(for: query, rows: list, into: &exact)
+        index.rescores(for: query, rows: list, into: &split)
+        index.rescores(for: query, rows: list, into: &single, cached: true)
+        #expect(split == single)
+        let worst = list.map { abs(split[Int($0)] - exact[Int($0)]) }.max() ?? 1
+        #expect(worst < 2e-3, "largest error \(worst)")
+        // A removed row's codes are zeros, as a free row's.
+        index.remove(row: 1)
+        index.rescores(for: query, rows: [1], into: &single)
+        #expect(single[1] == 0)
+    }
+
+    @Test("Rows read back give the index's own vectors and exact scores, bit for bit", arguments: VectorPrecision.allCases)
+    func storedRowsMatchInPlace(precision: VectorPrecision) {
+        let (rows, d) = (50, 64)
+        let matrix = Self.unitRows(rows, dimension: d, seed: 8)
+        var index = VectorIndex(dimension: d, quantized: true, precision: precision)
+        for r in 0..<rows { index.set(row: Int32(r), vector: Array(matrix[(r * d)..<((r + 1) * d)])) }
+        let query = Self.unitRows(1, dimension: d, seed: 9)
+        let list: [Int32] = [7, 3, 49, 0]
+        let stored = index.storedRows(list)
+        var exact = [Float](repeating: 0, count: rows)
+        index.exactScores(for: query, rows: list, into: &exact)
+        #expect(stored.scores(for: query) == list.map { exact[Int($0)] })
+        for (i, row) in list.enumerated() { #expect(stored.vector(i) == index.vector(at: row)) }
+    }
+
+    @Test("An index opened from its snapshot reads its rows from the file: the same vectors and scores, its copies restored as coded")
+    func mappedRowsReadFromFile() async throws {
+        let fixture = try IndexFixture(.disk, embedder: randomModel())
+        let live = try fixture.open()
+        try await live.upsert(SyntheticCorpus(seed: 4).items(count: 120))
+        #expect(await live.saveSnapshot())
+        let made = try #require(await live.vectors)
+        let reopened = try fixture.open()
+        let vectors = try #require(await reopened.vectors)
+        #expect(vectors.rowsAreMapped)
+        #expect(vectors.rescoring.map(\.codes.array) == made.rescoring.map(\.codes.array))
+        #expect(vectors.rescoring.map(\.scales.array) == made.rescoring.map(\.scales.array))
+        let query = made.vector(at: 5)
+        let list: [Int32] = [0, 119, 5, 64]
+        var inPlace = [Float](repeating: 0, count: vectors.capacity)
+        vectors.exactScores(for: query, rows: list, into: &inPlace)
+        let stored = vectors.storedRows(list)
+        #expect(stored.scores(for: query) == list.map { inPlace[Int($0)] })
+        for (i, row) in list.enumerated() { #expect(stored.vector(i) == made.vector(at: row)) }
+        try await reopened.checkInvariants()
+    }
+
+    @Test("A term list longer than the first read, read back from the snapshot file, names the same terms")
+    func longTermListFromFile() async throws {
+        let fixture = try IndexFixture(.disk, embedder: randomModel())
+        let live = try fixture.open()
+        // 400 distinct words: a list of several hundred bytes, past the first read's 256.
+        let words = (0..<400).map { "w\(String($0, radix: 26))zq" }
+        try await live.upsert([
+            SearchableItem(id: "long", domain: "note", title: "Many words", content: words.joined(separator: " ")),
+            SearchableItem(id: "short", domain: "note", title: "Few words", content: "walrus kelp"),
+        ])
+        #expect(await live.saveSnapshot())
+        let query = SearchQuery("\(words[0]) \(words[399]) walrus", mode: .keyword)
+        let before = try await live.search(query).results
+        let reopened = try fixture.open()
+        let after = try await reopened.search(query).results
+        #expect(after.map(\.id) == before.map(\.id) && after.count == 2)
+        #expect(after.map { $0.evidence?.matchedTerms } == before.map { $0.evidence?.matchedTerms })
+        #expect(after.first?.evidence?.matchedTerms == 2)
+        try await reopened.checkInvariants()
+    }
+
+    @Test("With feedback on, hybrid over the quantized scan and the re-scoring copy ranks as the exact scan")
+    func rescoredRanksAsExact() async throws {
+        let now = utc("2026-12-02T12:00:00Z")
+        let items = SyntheticCorpus(seed: 12).items(count: 600)
+        func index(quantized: Bool) async throws -> SearchIndex {
+            var configuration = SearchIndex.Configuration(
+                directory: nil, embedder: randomModel(dimension: 256), clock: { now }, quantizedScan: quantized)
+            configuration.quantizedScanMinimumRows = 0
+            let index = try SearchIndex(configuration: configuration)
+            try await index.upsert(items)
+            return index
+        }
+        let exact = try await index(quantized: false)
+        let rescored = try await index(quantized: true)
+        #expect(await rescored.vectors?.rescoring != nil)
+        for item in items.prefix(12) {
+            let query = SearchQuery(item.title, limit: 10, mode: .hybrid)
+            let a = try await exact.search(query).results
+            let b = try await rescored.search(query).results
+            #expect(a.map(\.id) == b.map(\.id), "\(item.title)")
+            for (x, y) in zip(a, b) {
+                #expect(abs(x.score - y.score) < 1e-4, "\(item.title): \(x.id) \(x.score) vs \(y.score)")
+                #expect(x.evidence?.cosine == y.evidence?.cosine)
+            }
+        }
+    }
+}
