@@ -13,11 +13,13 @@ enum OpenProbe {
     struct Figures {
         var openMilliseconds: Double
         /// Resident bytes after loading the model and before opening, and after opening, reading
-        /// every item once and touching every page of the vectors — both after the allocator
-        /// returned its free pages — and after opening before that. An index opened from a
-        /// snapshot maps the items' text and the vectors and reads them as queries need them: the
-        /// figure is that of an index whose pages are all resident, as a while of queries leaves
-        /// it, and the text subtracted below is text in memory.
+        /// every item once and touching every page of the vectors that queries read in place
+        /// (``SearchIndex/touchVectorPages()``) — both after the allocator returned its free
+        /// pages — and after opening before that. An index opened from a snapshot maps the items'
+        /// text and the vectors and reads them as queries need them: the figure is that of an
+        /// index whose pages are all resident, as a while of queries leaves it, and the text
+        /// subtracted below is text in memory. A large index's rows and rows' term lists are
+        /// read with `pread` for the few rows a query needs: they stay in the page cache.
         var residentBefore: Int
         var residentAfter: Int
         var residentAfterUntrimmed: Int

@@ -63,12 +63,14 @@ extension Ranker {
     }
 
     /// The final selection: the best ``refinedCount(limit:)`` candidates by the cosines so far
-    /// read exactly, and the rows that may set fusion's normalisation — the lowest cosines of
-    /// the candidates and of the floor's probes, the highest of the candidates
-    /// (``normalizationRows``) — then the normalisation redone and the top k chosen among the
+    /// read exactly, and in hybrid mode the rows that may set fusion's normalisation — the lowest
+    /// cosines of the candidates and of the floor's probes, the highest of the candidates
+    /// (``normalizationRows()``) — then the normalisation redone and the top k chosen among the
     /// candidates read.
     mutating func refinedSelection() -> RowTopK {
-        readExactly(select(candidates, k: Self.refinedCount(limit: request.limit)).unordered.map(\.row) + normalizationRows())
+        // Semantic mode ranks by the cosine itself: nothing is normalised.
+        let normalizing = request.mode == .hybrid ? normalizationRows() : []
+        readExactly(select(candidates, k: Self.refinedCount(limit: request.limit)).unordered.map(\.row) + normalizing)
         prepareFusion()
         let marks = buffers.isCandidate
         return select(semantic.exactCosines.keys.filter { marks[Int($0)] }.sorted(), k: request.limit)
@@ -76,20 +78,31 @@ extension Ranker {
 
     /// How many rows at each end of the cosines ``refinedSelection()`` reads: the lowest and the
     /// highest exact cosine are among them unless more rows than that lie within the copy's
-    /// error of it.
+    /// error of it (8 kept every SciFact and Cranfield ranking byte-identical).
     static let normalizationProbes = 8
 
     /// The rows with the ``normalizationProbes`` lowest cosines among the candidates and the
-    /// floor's probes, and with the highest among the candidates (ties all kept).
+    /// floor's probes, and with the highest among the candidates (ties to the lower row), in
+    /// one pass.
     private func normalizationRows() -> [Int32] {
-        let all = floorRows.isEmpty ? candidates : candidates + floorRows
-        guard all.count > 2 * Self.normalizationProbes else { return all }
-        return buffers.cosine.withUnsafeBufferPointer { cosine in
-            let lowest = Self.lowest(Self.normalizationProbes, of: all, cosine: cosine)
-            let scores = ScatteredReads.gather(cosine, at: candidates)
-            let top = Self.largest(Self.normalizationProbes, of: scores)
-            return lowest + candidates.indices.filter { scores[$0] >= top }.map { candidates[$0] }
+        typealias Scored = (cosine: Float, row: Int32)
+        var lowest = BoundedHeap<Scored>(k: Self.normalizationProbes)
+        var highest = BoundedHeap<Scored>(k: Self.normalizationProbes)
+        // `worse` puts first what goes first: the highest of the lowest, the lowest of the highest.
+        let higher = { (a: Scored, b: Scored) in a.cosine != b.cosine ? a.cosine > b.cosine : a.row > b.row }
+        let lower = { (a: Scored, b: Scored) in a.cosine != b.cosine ? a.cosine < b.cosine : a.row > b.row }
+        buffers.cosine.withUnsafeBufferPointer { cosine in
+            for row in candidates {
+                let scored = (cosine[Int(row)], row)
+                if !lowest.isFull || higher(lowest.worst!, scored) { lowest.offer(scored, worse: higher) }
+                if !highest.isFull || lower(highest.worst!, scored) { highest.offer(scored, worse: lower) }
+            }
+            for row in floorRows {
+                let scored = (cosine[Int(row)], row)
+                if !lowest.isFull || higher(lowest.worst!, scored) { lowest.offer(scored, worse: higher) }
+            }
         }
+        return lowest.unordered.map(\.row) + highest.unordered.map(\.row)
     }
 
     /// The BM25F of `row` before keyword feedback added to it.
