@@ -43,6 +43,8 @@ struct BenchOptions {
     var writeCorpus: String?
     /// Internal: run as the child that measures a cold open and its memory.
     var probeOpen: String?
+    /// With --probe-open: then upsert this many new items and measure the memory again.
+    var probeWrites = 0
     /// Internal: time the query set on an existing store (see QueryProfile).
     var profileQueries: String?
     var profileRepeat = 1
@@ -147,6 +149,9 @@ struct BenchOptions {
             option("--quick", nil, "a smoke run in seconds: sizes 200,1000, 100 queries, few texts"),
             OptionSpec(names: ["-h", "--help"], help: "show this help"),
             OptionSpec(names: ["--probe-open"], value: "DIR", help: "internal: the child measuring a cold open", hidden: true),
+            OptionSpec(
+                names: ["--probe-writes"], value: "N",
+                help: "with --probe-open: then upsert N new items and print the resident memory again (rss_after_writes)", hidden: true),
         ],
         sections: [HelpSection(title: "profiling (no table; see Benchmarks/RESULTS.md)", options: profiling)],
         repeats: .lastWins, digitSeparators: true)
@@ -245,6 +250,7 @@ extension BenchOptions {
 
     private mutating func readProfiling(_ p: ParsedArguments) throws(UsageError) {
         probeOpen = p.value("--probe-open")
+        probeWrites = try p.int("--probe-writes", default: 0, range: 0...Int.max)
         profileQueries = p.value("--profile-queries")
         profileRepeat = try p.int("--profile-repeat", default: profileRepeat, range: 1...Int.max)
         profileExact = p.flag("--profile-exact")

@@ -1,5 +1,6 @@
 import Foundation
 import Sift
+import SiftEvaluation
 
 #if canImport(Glibc)
     import Glibc
@@ -57,6 +58,14 @@ enum OpenProbe {
     static func runChild(directory: String, options: BenchOptions) async throws {
         let (embedder, _) = BenchModel.load(options.model)
         _ = embedder.map { $0.embed("warm the model up") }
+        // New items (ids no corpus item has) for --probe-writes, embedded once before the baseline
+        // so that the model pages they need are resident in it and not counted as the index's.
+        let fresh = SyntheticCorpus(seed: 7).items(count: options.probeWrites).enumerated().map { i, item in
+            var item = item
+            item.id = ItemID("probe-write-\(i)")
+            return item
+        }
+        for item in fresh { _ = embedder?.embed(item.title + " " + item.content) }
         // Open and drop an empty index first, so that code pages, SQLite and Foundation set-up
         // are resident before the baseline and only the index's own memory is counted.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sift-bench-probe-\(getpid())", isDirectory: true)
@@ -91,7 +100,19 @@ enum OpenProbe {
         let after = Machine.residentBytes() ?? 0
         let split = Machine.residentSplit().flatMap { a in splitBefore.map { b in (a.anonymous - b.anonymous, a.file - b.file) } }
         let items = try await index.statistics().items
-        let splitFields = split.map { ",\"rss_anon_delta\":\($0.0),\"rss_file_delta\":\($0.1)" } ?? ""
+        var splitFields = split.map { ",\"rss_anon_delta\":\($0.0),\"rss_file_delta\":\($0.1)" } ?? ""
+        if options.probeWrites > 0 {
+            // The new items upserted into the opened index, then every page queries use touched
+            // again: the memory a write leaves.
+            try await index.upsert(fresh)
+            _ = await index.touchVectorPages()
+            Machine.trimHeap()
+            splitFields += ",\"rss_after_writes\":\(Machine.residentBytes() ?? 0),\"writes\":\(options.probeWrites)"
+            if let a = Machine.residentSplit(), let b = splitBefore {
+                splitFields +=
+                    ",\"rss_anon_delta_after_writes\":\(a.anonymous - b.anonymous),\"rss_file_delta_after_writes\":\(a.file - b.file)"
+            }
+        }
         let line =
             "{\"open_ms\":\(openMilliseconds),\"rss_before\":\(before),\"rss_after\":\(after),\"rss_after_open\":\(afterOpen),\"rss_after_untrimmed\":\(untrimmed),\"items\":\(items),\"text_bytes\":\(textBytes)\(splitFields),\"outcome\":\"\(outcome)\"}\n"
         FileHandle.standardOutput.write(Data(line.utf8))

@@ -90,10 +90,19 @@ struct PostingLists: Sendable, RandomAccessCollection {
     /// The number of lists still read where the snapshot has them.
     var listsInPlace: Int { inBase.reduce(0) { $0 + ($1 ? 1 : 0) } }
 
-    /// Copies term `term`'s list out of the snapshot, the first time it is to change.
+    /// Copies term `term`'s list out of the snapshot, the first time it is to change, and lets
+    /// the whole pages it lay on go from the process (a frequent term's list is most of the
+    /// postings an item adds to: kept, its pages would be counted twice).
     private mutating func own(_ term: Int) {
         guard term < inBase.count, inBase[term] else { return }
-        owned[term] = self[term]
+        // Room for an eighth more, so that the appends that follow do not double the list.
+        var list: [Posting] = []
+        withList(term) { postings in
+            list.reserveCapacity(postings.count + postings.count / 8 + 4)
+            list.append(contentsOf: postings)
+        }
+        owned[term] = list
         inBase[term] = false
+        base.releaseMappedPages(Int(baseStarts[term])..<Int(baseStarts[term + 1]))
     }
 }

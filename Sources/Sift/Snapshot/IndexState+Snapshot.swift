@@ -104,9 +104,12 @@ extension IndexState {
                 Self.writePadding(to: w)
                 // Raw components in the platform's order (little-endian, as everywhere Sift runs).
                 switch v.precision {
-                case .float32: v.matrix.withUnsafeBytes { w.bytes($0) }
-                case .float16: v.halves.withUnsafeBytes { w.bytes($0) }
+                case .float32: v.matrix.forEachRun { w.bytes($0) }
+                case .float16: v.halves.forEachRun { w.bytes($0) }
                 }
+                // Read through the mapping here; queries read a few rows from the file.
+                v.matrix.releaseMappedPages()
+                v.halves.releaseMappedPages()
                 // The quantized and re-scoring copies, so that an open needs not code every row again.
                 Self.writeCopy(v.quantized, rows: v.capacity, to: w)
                 Self.writeCopy(v.rescoring, rows: v.capacity, to: w)

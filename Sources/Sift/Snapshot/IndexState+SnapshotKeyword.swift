@@ -22,6 +22,8 @@ extension IndexState {
                 w.bytes(UnsafeRawBufferPointer(list))
             }
         }
+        // Read through the mapping here; queries read a few lists from the file.
+        k.rowTerms.releaseMappedPages()
         // Each term's posting count, then every term's postings in one run, as they lie in memory.
         for term in k.postings.indices { w.count(k.postings.count(of: term)) }
         w.count(k.postings.total)

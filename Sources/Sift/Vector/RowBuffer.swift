@@ -86,6 +86,15 @@ struct RowBuffer<Element: BitwiseCopyable & Sendable>: Sendable {
         PageAdvice.release(m.region.base + m.offset, bytes: m.count * MemoryLayout<Element>.stride)
     }
 
+    /// Lets the whole pages of components `range` of a mapped buffer go from the process's
+    /// resident set, however few: a part copied out (a posting list that changed) is not read
+    /// here again by this buffer's owner, and a copy that still reads it faults it in again.
+    func releaseMappedPages(_ range: Range<Int>) {
+        guard let m = mapped, !range.isEmpty else { return }
+        let stride = MemoryLayout<Element>.stride
+        PageAdvice.release(m.region.base + m.offset + range.lowerBound * stride, bytes: range.count * stride, minimum: 0)
+    }
+
     /// Copies mapped components into an array the buffer owns, with an eighth more room so that
     /// the appends that follow a first change (new rows) do not copy them again; then lets the
     /// mapped pages go from the process (where the system allows), which the buffer no longer
@@ -128,15 +137,15 @@ enum PageAdvice {
 
     /// Lets the whole pages of `[start, start + bytes)` of a read-only file mapping go from the
     /// process's resident set; a later read faults them in again from the file, unchanged.
-    static func release(_ start: UnsafeRawPointer, bytes: Int) {
+    static func release(_ start: UnsafeRawPointer, bytes: Int, minimum: Int = minimumBytes) {
         #if os(Linux)
-            advise(start, bytes: bytes, Int32(MADV_DONTNEED))
+            advise(start, bytes: bytes, Int32(MADV_DONTNEED), minimum: minimum)
         #endif
     }
 
     #if os(Linux)
-        private static func advise(_ start: UnsafeRawPointer, bytes: Int, _ advice: Int32) {
-            guard bytes >= minimumBytes else { return }
+        private static func advise(_ start: UnsafeRawPointer, bytes: Int, _ advice: Int32, minimum: Int = minimumBytes) {
+            guard bytes >= minimum else { return }
             let page = MappedSnapshot.pageSize
             let lower = (Int(bitPattern: start) + page - 1) / page * page
             let upper = (Int(bitPattern: start) + bytes) / page * page

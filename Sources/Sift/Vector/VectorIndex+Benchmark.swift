@@ -13,7 +13,8 @@ extension VectorIndex {
         precondition(precision == .float32, "the bound is measured on fp32 rows")
         precondition(rows.lowerBound >= 0 && rows.upperBound <= capacity, "rows \(rows) outside 0..<\(capacity)")
         guard !rows.isEmpty else { return 0 }
-        return matrix.withUnsafeBufferPointer { m in
+        precondition(!matrix.hasChangedRows, "the bound is measured on rows of one buffer")
+        return matrix.withBase { m in
             let base = m.baseAddress! + rows.lowerBound * dimension
             return LinearAlgebra.dot(base, base, count: rows.count * dimension)
         }
@@ -32,7 +33,12 @@ extension VectorIndex {
             stride(from: 0, to: bytes.count, by: 64).reduce(0) { $0 &+ UInt64(bytes[$1]) }
         }
         var sum: UInt64 = 0
-        if rowsInPlace { sum &+= matrix.withUnsafeBytes(touch) &+ halves.withUnsafeBytes(touch) }
+        if rowsInPlace {
+            for touched in [matrix.withBase { touch(UnsafeRawBufferPointer($0)) }, halves.withBase { touch(UnsafeRawBufferPointer($0)) }] {
+                sum &+= touched
+            }
+        }
+        sum &+= matrix.withChanged { touch(UnsafeRawBufferPointer($0)) } &+ halves.withChanged { touch(UnsafeRawBufferPointer($0)) }
         for copy in [quantized, rescoring].compactMap({ $0 }) {
             sum &+= copy.codes.withUnsafeBytes(touch) &+ copy.scales.withUnsafeBytes(touch)
         }
@@ -40,24 +46,24 @@ extension VectorIndex {
     }
 
     /// Cosines of a batch of queries (row-major `queries.count / dimension` × dimension) with
-    /// every row: result is queries × capacity, row-major (BLAS `sgemm` over fp32 rows; one scan
-    /// per query over fp16 rows). - Complexity: O(q · capacity · dimension).
+    /// every row: result is queries × capacity, row-major (BLAS `sgemm` over fp32 rows of one
+    /// buffer; one scan per query otherwise). - Complexity: O(q · capacity · dimension).
     package func scores(forBatch queries: [Float]) -> [Float] {
         let q = queries.count / dimension
         var result = [Float](repeating: 0, count: q * capacity)
         guard capacity > 0, q > 0 else { return result }
         let rows = capacity
         switch precision {
-        case .float32:
+        case .float32 where !matrix.hasChangedRows:
             queries.withUnsafeBufferPointer { a in
-                matrix.withUnsafeBufferPointer { b in
+                matrix.withBase { b in
                     result.withUnsafeMutableBufferPointer { c in
                         LinearAlgebra.multiplyTransposed(
                             a.baseAddress!, rows: q, b.baseAddress!, rows: rows, columns: dimension, into: c.baseAddress!)
                     }
                 }
             }
-        case .float16:
+        case .float16, .float32:
             var one: [Float] = []
             for i in 0..<q {
                 scores(for: Array(queries[(i * dimension)..<((i + 1) * dimension)]), into: &one)

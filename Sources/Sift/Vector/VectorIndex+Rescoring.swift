@@ -150,11 +150,9 @@ extension VectorIndex {
         let d = dimension
         var halvesRead: [UInt16] = []
         var floatsRead: [Float] = []
-        func read<T>(_ buffer: RowBuffer<T>) -> [T] {
+        func read<T>(_ store: RowStore<T>) -> [T] {
             [T](unsafeUninitializedCapacity: rows.count * d) { out, initialized in
-                for (i, row) in rows.enumerated() {
-                    buffer.copy((Int(row) * d)..<((Int(row) + 1) * d), into: out.baseAddress! + i * d)
-                }
+                for (i, row) in rows.enumerated() { store.copy(row: Int(row), into: out.baseAddress! + i * d) }
                 initialized = rows.count * d
             }
         }

@@ -9,9 +9,9 @@ package struct VectorIndex: Sendable {
     package let dimension: Int
     package let precision: VectorPrecision
     /// The rows, when ``precision`` is `.float32`.
-    private(set) var matrix = RowBuffer<Float>()
+    private(set) var matrix: RowStore<Float>
     /// The rows as binary16 bit patterns, when ``precision`` is `.float16`.
-    private(set) var halves = RowBuffer<UInt16>()
+    private(set) var halves: RowStore<UInt16>
     private(set) var occupied: [Bool] = []
     package private(set) var count = 0
     /// The quantized (int8 or 4-bit) mirror used for the approximate scan, when enabled.
@@ -42,6 +42,8 @@ package struct VectorIndex: Sendable {
         precondition(coding == nil || dimension % 32 == 0, "the quantized scan needs a dimension divisible by 32")
         self.dimension = dimension
         self.precision = precision
+        self.matrix = RowStore(width: dimension)
+        self.halves = RowStore(width: dimension)
         self.quantized = coding.map { QuantizedRows(dimension: dimension, components: $0.components, bits: $0.bits) }
         self.rescoring = coding.map { _ in QuantizedRows.rescoring(dimension: dimension) }
     }
@@ -56,7 +58,7 @@ package struct VectorIndex: Sendable {
     ) {
         self.init(dimension: dimension, coding: coding, precision: .float32)
         precondition(matrix.count == occupied.count * dimension)
-        self.matrix = matrix
+        self.matrix = RowStore(width: dimension, base: matrix)
         self.occupied = occupied
         finishRestoring(restored, rescoring)
     }
@@ -72,7 +74,7 @@ package struct VectorIndex: Sendable {
     ) {
         self.init(dimension: dimension, coding: coding, precision: .float16)
         precondition(halves.count == occupied.count * dimension)
-        self.halves = halves
+        self.halves = RowStore(width: dimension, base: halves)
         self.occupied = occupied
         finishRestoring(restored, rescoring)
     }
@@ -106,11 +108,11 @@ package struct VectorIndex: Sendable {
         let dimension = self.dimension
         switch precision {
         case .float32:
-            matrix.withUnsafeBufferPointer { m in
+            matrix.withBase { m in
                 copy.restore(rows: occupied.count) { r, v in v.update(from: m.baseAddress! + r * dimension, count: dimension) }
             }
         case .float16:
-            halves.withUnsafeBufferPointer { h in
+            halves.withBase { h in
                 copy.restore(rows: occupied.count) { r, v in
                     LinearAlgebra.fromHalf(h.baseAddress! + r * dimension, into: v, count: dimension)
                 }
@@ -137,8 +139,8 @@ package struct VectorIndex: Sendable {
             let grow = r - occupied.count + 1
             occupied.append(contentsOf: repeatElement(false, count: grow))
             switch precision {
-            case .float32: matrix.append(contentsOf: repeatElement(0, count: grow * dimension))
-            case .float16: halves.append(contentsOf: repeatElement(0, count: grow * dimension))
+            case .float32: matrix.grow(to: occupied.count)
+            case .float16: halves.grow(to: occupied.count)
             }
         }
         if !occupied[r] { count += 1 }
@@ -148,14 +150,12 @@ package struct VectorIndex: Sendable {
         case .float32:
             quantized?.set(row: row, vector: vector)
             rescoring?.set(row: row, vector: vector)
-            matrix.withUnsafeMutableBufferPointer { m in
-                for j in 0..<dimension { m[r * dimension + j] = vector[j] }
+            matrix.withMutableRow(r) { m in
+                for j in 0..<dimension { m[j] = vector[j] }
             }
         case .float16:
-            halves.withUnsafeMutableBufferPointer { h in
-                vector.withUnsafeBufferPointer { v in
-                    LinearAlgebra.toHalf(v.baseAddress!, into: h.baseAddress! + r * dimension, count: dimension)
-                }
+            halves.withMutableRow(r) { h in
+                vector.withUnsafeBufferPointer { v in LinearAlgebra.toHalf(v.baseAddress!, into: h, count: dimension) }
             }
             // The copies of the rounded components, as a snapshot's rows make them.
             if quantized != nil {
@@ -176,8 +176,8 @@ package struct VectorIndex: Sendable {
         rescoring?.remove(row: row)
         let dimension = self.dimension
         switch precision {
-        case .float32: matrix.withUnsafeMutableBufferPointer { m in for j in 0..<dimension { m[r * dimension + j] = 0 } }
-        case .float16: halves.withUnsafeMutableBufferPointer { h in for j in 0..<dimension { h[r * dimension + j] = 0 } }
+        case .float32: matrix.withMutableRow(r) { m in for j in 0..<dimension { m[j] = 0 } }
+        case .float16: halves.withMutableRow(r) { h in for j in 0..<dimension { h[j] = 0 } }
         }
     }
 
@@ -193,14 +193,14 @@ package struct VectorIndex: Sendable {
     /// The vector at `row` (as stored: with fp16 precision, the rounded components), read from
     /// the snapshot file when the rows are its mapped pages (``RowBuffer/copy(_:into:)``).
     package func vector(at row: Int32) -> [Float] {
-        let start = Int(row) * dimension
+        var v = [Float](repeating: 0, count: dimension)
         switch precision {
         case .float32:
-            return matrix.withUnsafeBufferPointer { Array($0[start..<(start + dimension)]) }
+            v.withUnsafeMutableBufferPointer { matrix.copy(row: Int(row), into: $0.baseAddress!) }
+            return v
         case .float16:
-            var v = [Float](repeating: 0, count: dimension)
             var h = [UInt16](repeating: 0, count: dimension)
-            h.withUnsafeMutableBufferPointer { halves.copy(start..<(start + dimension), into: $0.baseAddress!) }
+            h.withUnsafeMutableBufferPointer { halves.copy(row: Int(row), into: $0.baseAddress!) }
             h.withUnsafeBufferPointer { h in
                 v.withUnsafeMutableBufferPointer { o in LinearAlgebra.fromHalf(h.baseAddress!, into: o.baseAddress!, count: dimension) }
             }
@@ -229,12 +229,14 @@ package struct VectorIndex: Sendable {
     }
 
     /// Cosine of `query` with every row (free rows score 0), into `scores[0..<capacity]`.
-    /// - Complexity: O(capacity · dimension), one pass over the buffer.
+    /// - Complexity: O(capacity · dimension), one pass over the buffer, then the rows changed
+    ///   since an open (``RowStore``).
     package func scores(for query: [Float], into scores: inout [Float]) {
         precondition(query.count == dimension)
         if scores.count < capacity { scores += repeatElement(0, count: capacity - scores.count) }
-        let rows = capacity
+        let rows = precision == .float32 ? matrix.baseRows : halves.baseRows
         let dimension = self.dimension
+        defer { scoreChangedRows(for: query, into: &scores) }
         query.withUnsafeBufferPointer { q in
             scores.withUnsafeMutableBufferPointer { s in
                 // The chunks write disjoint parts of `scores` and only read the rest.
@@ -242,7 +244,8 @@ package struct VectorIndex: Sendable {
                 let s = SharedPointer(s.baseAddress!)
                 switch precision {
                 case .float32:
-                    matrix.withUnsafeBufferPointer { m in
+                    matrix.withBase { m in
+                        guard rows > 0 else { return }
                         let m = SharedPointer(m.baseAddress!)
                         Self.forEachChunk(rows: rows, bytesPerRow: dimension * 4) { range in
                             LinearAlgebra.rowDots(
@@ -251,7 +254,8 @@ package struct VectorIndex: Sendable {
                         }
                     }
                 case .float16:
-                    halves.withUnsafeBufferPointer { h in
+                    halves.withBase { h in
+                        guard rows > 0 else { return }
                         let h = SharedPointer(h.baseAddress!)
                         Self.forEachChunk(rows: rows, bytesPerRow: dimension * 2) { range in
                             LinearAlgebra.halfRowDots(
@@ -299,12 +303,17 @@ package struct VectorIndex: Sendable {
     /// The kernels of ``exactScores(for:rows:into:cached:)``: the score of `rows[i]` at
     /// `out[rows[i]]`, or at `out[i]` when `packed`; `halves` of the list, each on its own core.
     private func exactScores(for query: [Float], rows: [Int32], into out: UnsafeMutablePointer<Float>, packed: Bool, halves: Int = 1) {
+        if precision == .float32 ? matrix.hasChangedRows : self.halves.hasChangedRows {
+            // Rows held apart from the buffer the list kernel reads: each row where it lies.
+            for (i, row) in rows.enumerated() { out[packed ? i : Int(row)] = exactScore(for: query, row: row) }
+            return
+        }
         let dimension = self.dimension
         let precision = self.precision
         query.withUnsafeBufferPointer { q in
             rows.withUnsafeBufferPointer { rows in
-                matrix.withUnsafeBufferPointer { m in
-                    self.halves.withUnsafeBufferPointer { h in
+                matrix.withBase { m in
+                    self.halves.withBase { h in
                         // Each half writes the scores of its own rows only.
                         Parallel.forEachChunk(count: rows.count, chunks: halves) { _, range in
                             let part = UnsafeBufferPointer(rebasing: rows[range])
@@ -324,34 +333,6 @@ package struct VectorIndex: Sendable {
                 }
             }
         }
-    }
-
-    /// The exact cosine of `query` with one row (the scan's value). - Complexity: O(dimension).
-    package func exactScore(for query: [Float], row: Int32) -> Float {
-        precondition(query.count == dimension)
-        // The row's own slice as a one-row matrix, through the same kernel as
-        // ``exactScores(for:rows:into:cached:)``, so the same bits, without a buffer of `row + 1`
-        // scores.
-        let start = Int(row) * dimension
-        var score: Float = 0
-        let first: [Int32] = [0]
-        query.withUnsafeBufferPointer { q in
-            first.withUnsafeBufferPointer { first in
-                switch precision {
-                case .float32:
-                    matrix.withUnsafeBufferPointer { m in
-                        LinearAlgebra.rowDots(
-                            matrix: m.baseAddress! + start, columns: dimension, rows: first, vector: q.baseAddress!, into: &score)
-                    }
-                case .float16:
-                    halves.withUnsafeBufferPointer { h in
-                        LinearAlgebra.halfRowDots(
-                            matrix: h.baseAddress! + start, columns: dimension, rows: first, vector: q.baseAddress!, into: &score)
-                    }
-                }
-            }
-        }
-        return score
     }
 
     /// Verifies the occupied rows are exactly `liveRows`.

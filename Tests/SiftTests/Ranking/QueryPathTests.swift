@@ -135,7 +135,7 @@ struct QueryPathTests {
         for (r, v) in vectors.enumerated() where r % 7 != 3 { built.set(row: Int32(r), vector: v) }
         built.set(row: 5_001, vector: vectors[0])
         built.remove(row: 5_001)
-        let restored = VectorIndex(dimension: dim, coding: coding, halves: built.halves, occupied: built.occupied)
+        let restored = VectorIndex(dimension: dim, coding: coding, halves: built.halves.base, occupied: built.occupied)
         #expect(restored.quantized!.coding == coding)
         #expect(restored.quantized!.codes.count == 5_002 * coding.components * bits / 8)
         #expect(restored.quantized!.codes.array == built.quantized!.codes.array)

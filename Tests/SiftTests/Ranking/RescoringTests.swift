@@ -161,3 +161,94 @@ struct RescoringTests {
         }
     }
 }
+
+/// The rows of an opened index changed in place: ``RowStore`` keeps a changed or added row apart
+/// from the snapshot's mapped pages.
+@Suite("Rows changed after an open")
+struct RowStoreTests {
+    @Test("A row store over mapped rows equals one of its own through changes, additions, removals and consolidation")
+    func storeMatchesOwned() throws {
+        let width = 4
+        let rows = 4096
+        let values = (0..<(rows * width)).map { Float($0 % 977) }
+        let temporary = try TemporaryDirectory("row-store")
+        let file = temporary.url.appendingPathComponent("rows").path
+        try values.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: file)) }
+        let mapped = try MappedSnapshot(path: file)
+        let region = try mapped.keep(0..<(rows * width * 4))
+        var store = RowStore(width: width, base: try #require(RowBuffer<Float>(region: region, offset: 0, count: rows * width)))
+        var owned = RowStore(width: width, base: RowBuffer(values))
+        func check(_ what: String) {
+            #expect(store.rows == owned.rows, "\(what)")
+            var a = [Float](repeating: 0, count: width)
+            var b = [Float](repeating: 0, count: width)
+            for r in stride(from: 0, to: store.rows, by: 7) + [store.rows - 1] {
+                store.copy(row: r, into: &a)
+                owned.copy(row: r, into: &b)
+                #expect(a == b, "\(what): row \(r)")
+                #expect(store.withRow(r) { Array(UnsafeBufferPointer(start: $0, count: width)) } == b, "\(what): row \(r) in place")
+            }
+            var runs: [UInt8] = []
+            store.forEachRun { runs += $0 }
+            var all: [UInt8] = []
+            owned.forEachRun { all += $0 }
+            #expect(runs == all, "\(what): every row in order")
+        }
+        for r in [5, 0, 4095, 17] {
+            store.withMutableRow(r) { $0[1] = -1 }
+            owned.withMutableRow(r) { $0[1] = -1 }
+        }
+        store.grow(to: rows + 3)
+        owned.grow(to: rows + 3)
+        store.withMutableRow(rows + 1) { $0[0] = 42 }
+        owned.withMutableRow(rows + 1) { $0[0] = 42 }
+        #expect(store.isMapped && store.hasChangedRows && store.changedRows.map(\.row) == [0, 5, 17, 4095, 4096, 4097, 4098])
+        check("a few rows changed and added")
+        // A quarter of the rows changed: one buffer of its own.
+        for r in 100..<1200 {
+            store.withMutableRow(r) { $0[2] = 7 }
+            owned.withMutableRow(r) { $0[2] = 7 }
+        }
+        #expect(!store.isMapped && !store.hasChangedRows)
+        check("consolidated")
+    }
+
+    @Test(
+        "An opened index that takes new and changed items keeps its other rows in the file, and ranks and snapshots as one built from scratch"
+    )
+    func changesKeepRowsMapped() async throws {
+        let clock = TestClock()
+        let fixture = try IndexFixture(.disk, embedder: randomModel(), clock: clock)
+        let corpus = SyntheticCorpus(seed: 6).items(count: 300)
+        let live = try fixture.open()
+        try await live.upsert(Array(corpus.prefix(280)))
+        #expect(await live.saveSnapshot())
+        let reopened = try fixture.open()
+        var changed = corpus[3]
+        changed.content += " walrus"
+        try await reopened.upsert([changed] + Array(corpus.suffix(20)))
+        _ = try await reopened.delete(ids: [corpus[9].id])
+        let vectors = try #require(await reopened.vectors)
+        #expect(vectors.rowsAreMapped && vectors.halves.hasChangedRows)
+        let scratch = try SearchIndex(configuration: .init(directory: nil, embedder: randomModel(), clock: clock.function))
+        try await scratch.upsert(Array(corpus.prefix(280)))
+        try await scratch.upsert([changed] + Array(corpus.suffix(20)))
+        _ = try await scratch.delete(ids: [corpus[9].id])
+        for text in ["walrus", corpus[40].title, corpus[290].title] {
+            let query = SearchQuery(text, limit: 10, mode: .semantic)
+            let a = try await scratch.search(query).results
+            let b = try await reopened.search(query).results
+            #expect(a.map(\.id) == b.map(\.id), "\(text)")
+            #expect(a.map(\.score) == b.map(\.score), "\(text)")
+        }
+        try await reopened.checkInvariants()
+        #expect(await reopened.saveSnapshot())
+        let again = try fixture.open()
+        for item in [changed, corpus[295], corpus[100]] {
+            let row = try #require(await again.table.row(of: item.id))
+            let before = try #require(await reopened.table.row(of: item.id))
+            #expect(await again.vectors?.vector(at: row) == vectors.vector(at: before))
+        }
+        try await again.checkInvariants()
+    }
+}
