@@ -7,8 +7,10 @@ import Foundation
 /// from the snapshot file when the rows are its pages) and ranked by their exact cosines.
 extension Ranker {
     /// How many of the best candidates by the re-scoring copy's cosines are read exactly for a
-    /// top `limit`: the exact top `limit` is among a few more than `limit` of the copy's best.
-    static func refinedCount(limit: Int) -> Int { limit + max(limit / 2, 10) }
+    /// top `limit`: the exact top `limit` is among a few more than `limit` of the copy's best
+    /// (16 for a top 10 kept SciFact's and Cranfield's rankings byte-identical, and the 100k
+    /// bench's; each row read is a `pread` on an opened index).
+    static func refinedCount(limit: Int) -> Int { limit + max(limit / 2, 6) }
 
     /// Before feedback: the best first-pass candidates (hybrid mode, linear fusion) read
     /// exactly, so that feedback learns from the documents the exact cosines would give it.
@@ -78,8 +80,8 @@ extension Ranker {
 
     /// How many rows at each end of the cosines ``refinedSelection()`` reads: the lowest and the
     /// highest exact cosine are among them unless more rows than that lie within the copy's
-    /// error of it (8 kept every SciFact and Cranfield ranking byte-identical).
-    static let normalizationProbes = 8
+    /// error of it (4 kept every SciFact and Cranfield ranking byte-identical).
+    static let normalizationProbes = 4
 
     /// The rows with the ``normalizationProbes`` lowest cosines among the candidates and the
     /// floor's probes, and with the highest among the candidates (ties to the lower row), in
