@@ -8,7 +8,7 @@ import Foundation
 /// rows are a quarter of the buffer's, they and the rest are copied into one buffer of its own.
 ///
 /// Readers that scan every row take the buffer (``withBase(_:)``, rows `0..<baseRows`) and then
-/// the changed rows (``changedRows``), whose values replace the buffer's.
+/// the changed rows (``forEachChangedRow(_:)``), whose values replace the buffer's.
 struct RowStore<Element: BitwiseCopyable & Sendable & Numeric>: Sendable {
     let width: Int
     private(set) var base = RowBuffer<Element>()
@@ -40,6 +40,10 @@ struct RowStore<Element: BitwiseCopyable & Sendable & Numeric>: Sendable {
 
     /// The rows held apart from the buffer and their slots, by row.
     var changedRows: [(row: Int32, slot: Int)] { slots.map { (row: $0.key, slot: $0.value) }.sorted { $0.row < $1.row } }
+
+    /// `body(row, slot)` for each row held apart, in no particular order (a scan's scores are
+    /// written where each row's goes).
+    func forEachChangedRow(_ body: (Int32, Int) -> Void) { for (row, slot) in slots { body(row, slot) } }
 
     /// Runs `body` with the buffer's components (rows `0..<baseRows`; a changed row's are stale).
     func withBase<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R { try base.withUnsafeBufferPointer(body) }

@@ -31,27 +31,31 @@ extension VectorIndex {
     /// The scan's scores of the rows held apart from the buffer (``RowStore``): each row through
     /// the scan's kernel, as a one-row matrix, so the same bits as an unchanged row's.
     func scoreChangedRows(for query: [Float], into scores: inout [Float]) {
-        let dimension = self.dimension
+        let d = dimension
+        switch precision {
+        case .float32:
+            Self.scoreChangedRows(of: matrix, query, into: &scores) {
+                LinearAlgebra.rowDots(matrix: $0, rows: 1, columns: d, vector: $1, into: $2)
+            }
+        case .float16:
+            Self.scoreChangedRows(of: halves, query, into: &scores) {
+                LinearAlgebra.halfRowDots(matrix: $0, rows: 1, columns: d, vector: $1, into: $2)
+            }
+        }
+    }
+
+    /// `kernel(row, query, score)` for each row `store` holds apart, its score at `scores[row]`.
+    private static func scoreChangedRows<T>(
+        of store: RowStore<T>, _ query: [Float], into scores: inout [Float],
+        _ kernel: (UnsafePointer<T>, UnsafePointer<Float>, UnsafeMutablePointer<Float>) -> Void
+    ) {
+        guard store.hasChangedRows else { return }
+        let width = store.width
         query.withUnsafeBufferPointer { q in
             scores.withUnsafeMutableBufferPointer { s in
-                switch precision {
-                case .float32:
-                    guard matrix.hasChangedRows else { return }
-                    matrix.withChanged { c in
-                        for (row, slot) in matrix.changedRows {
-                            LinearAlgebra.rowDots(
-                                matrix: c.baseAddress! + slot * dimension, rows: 1, columns: dimension, vector: q.baseAddress!,
-                                into: s.baseAddress! + Int(row))
-                        }
-                    }
-                case .float16:
-                    guard halves.hasChangedRows else { return }
-                    halves.withChanged { c in
-                        for (row, slot) in halves.changedRows {
-                            LinearAlgebra.halfRowDots(
-                                matrix: c.baseAddress! + slot * dimension, rows: 1, columns: dimension, vector: q.baseAddress!,
-                                into: s.baseAddress! + Int(row))
-                        }
+                store.withChanged { c in
+                    store.forEachChangedRow { row, slot in
+                        kernel(c.baseAddress! + slot * width, q.baseAddress!, s.baseAddress! + Int(row))
                     }
                 }
             }
