@@ -110,6 +110,12 @@ struct RescoringTests {
         let stored = vectors.storedRows(list)
         #expect(stored.scores(for: query) == list.map { inPlace[Int($0)] })
         for (i, row) in list.enumerated() { #expect(stored.vector(i) == made.vector(at: row)) }
+        // The file goes and another takes its name: reads go to the file the index opened.
+        let file = IndexSnapshot.url(in: try #require(fixture.directory))
+        let size = try Data(contentsOf: file).count
+        try FileManager.default.removeItem(at: file)
+        try Data(repeating: 0xA5, count: size).write(to: file, options: .atomic)
+        #expect(vectors.storedRows(list).scores(for: query) == list.map { inPlace[Int($0)] })
         try await reopened.checkInvariants()
     }
 
