@@ -11,12 +11,16 @@
 ///
 /// A row's new list is appended at the end of the flat array; the bytes of lists replaced or
 /// removed are reclaimed once they are most of the array. After an open from a snapshot the
-/// flat array is the file's own pages (a ``RowBuffer``), copied the first time a list changes.
+/// flat array is the file's own pages (a ``RowBuffer``), never changed: lists set after the open
+/// are appended to a tail of the index's own, until a compaction packs every list into one array.
 struct RowTermLists: Sendable, RandomAccessCollection, Equatable {
     private var bytes = RowBuffer<UInt8>()
-    /// Per row, where its list starts in `bytes`, or ``noDocument``.
+    /// Over mapped `bytes`: the lists set since the open, at offsets from `bytes.count` on.
+    private var tail: [UInt8] = []
+    /// Per row, where its list starts in `bytes` (or, from `bytes.count` on, in `tail`), or
+    /// ``noDocument``.
     private var starts: [UInt32] = []
-    /// Bytes in `bytes` that no row's list covers any more.
+    /// Bytes in `bytes` and `tail` that no row's list covers any more.
     private var unusedBytes = 0
     /// Ids of every list, in all.
     private(set) var idCount = 0
@@ -63,6 +67,7 @@ struct RowTermLists: Sendable, RandomAccessCollection, Equatable {
     /// (5 bytes a varint).
     private func withListBytes<R>(_ row: Int, _ body: (UnsafePointer<UInt8>) -> R) -> R {
         let start = Int(starts[row])
+        if start >= bytes.count { return tail.withUnsafeBufferPointer { body($0.baseAddress! + start - bytes.count) } }
         guard bytes.isMapped else { return bytes.withUnsafeBufferPointer { body($0.baseAddress! + start) } }
         let available = bytes.count - start
         let first = Swift.min(available, Self.shortListBytes)
@@ -90,15 +95,19 @@ struct RowTermLists: Sendable, RandomAccessCollection, Equatable {
     /// stores for it.
     func withEncodedList<R>(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
         guard holdsDocument(row) else { return body(nil) }
-        return bytes.withUnsafeBufferPointer { b in
-            let start = Int(starts[row])
-            let end = Self.end(b.baseAddress!, start: start)
-            return body(UnsafeBufferPointer(rebasing: b[start..<end]))
+        let inTail = Int(starts[row]) >= bytes.count
+        let start = Int(starts[row]) - (inTail ? bytes.count : 0)
+        func list(_ b: UnsafeBufferPointer<UInt8>) -> R {
+            body(UnsafeBufferPointer(rebasing: b[start..<Self.end(b.baseAddress!, start: start)]))
         }
+        return inTail ? tail.withUnsafeBufferPointer(list) : bytes.withUnsafeBufferPointer(list)
     }
 
     /// The bytes of every list, in all.
-    var encodedCount: Int { bytes.count - unusedBytes }
+    var encodedCount: Int { bytes.count + tail.count - unusedBytes }
+
+    /// Whether the lists restored from a snapshot are still its mapped pages (until a compaction).
+    var restoredListsAreMapped: Bool { bytes.isMapped }
 
     /// `row`'s ids, or nil when it holds no document; setting a list past the end adds rows
     /// holding none up to it. The ids must be ascending and not negative.
@@ -107,21 +116,22 @@ struct RowTermLists: Sendable, RandomAccessCollection, Equatable {
         set {
             grow(to: row + 1)
             if starts[row] != Self.noDocument {
-                bytes.withUnsafeBufferPointer { b in
-                    let start = Int(starts[row])
-                    var at = start
-                    idCount -= Int(Self.varint(b.baseAddress!, &at))
-                    unusedBytes += Self.end(b.baseAddress!, start: start) - start
+                withListBytes(row) { b in
+                    var at = 0
+                    idCount -= Int(Self.varint(b, &at))
+                    unusedBytes += Self.end(b, start: 0)
                 }
                 starts[row] = Self.noDocument
             }
             guard let newValue else { return }
-            if unusedBytes > 16384 && unusedBytes > bytes.count / 2 { compact() }
+            if unusedBytes > 16384 && unusedBytes > (bytes.count + tail.count) / 2 { compact() }
             let encoded = Self.encode(newValue)
-            precondition(bytes.count + encoded.count < Int(Self.noDocument), "more term-list bytes than a row's start can address")
-            starts[row] = UInt32(bytes.count)
+            let end = bytes.count + tail.count
+            precondition(end + encoded.count < Int(Self.noDocument), "more term-list bytes than a row's start can address")
+            starts[row] = UInt32(end)
             idCount += newValue.count
-            bytes.append(contentsOf: encoded)
+            // Over a snapshot's pages, a new list goes to the tail: the pages stay as they are.
+            if bytes.isMapped { tail.append(contentsOf: encoded) } else { bytes.append(contentsOf: encoded) }
         }
     }
 
@@ -143,15 +153,17 @@ struct RowTermLists: Sendable, RandomAccessCollection, Equatable {
     private mutating func compact() {
         var packed: [UInt8] = []
         packed.reserveCapacity(encodedCount)
-        bytes.withUnsafeBufferPointer { b in
-            for row in starts.indices where starts[row] != Self.noDocument {
-                let start = Int(starts[row])
-                starts[row] = UInt32(packed.count)
-                packed.append(contentsOf: b[start..<Self.end(b.baseAddress!, start: start)])
-            }
+        var moved = starts
+        for row in starts.indices where starts[row] != Self.noDocument {
+            moved[row] = UInt32(packed.count)
+            withEncodedList(row) { packed.append(contentsOf: $0!) }
         }
+        let source = bytes
+        starts = moved
         bytes = RowBuffer(packed)
+        tail = []
         unusedBytes = 0
+        source.releaseMappedPages()
     }
 
     // MARK: Encoding

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Sift
@@ -27,6 +28,51 @@ struct RowTermListsTests {
             #expect(lists.holdsDocument(row) == (list != nil))
             #expect(lists.withList(row) { $0.map(Array.init) } == list)
         }
+    }
+
+    @Test(
+        "Lists restored from a file's mapped pages take changes in a tail of their own, the pages unchanged, until a compaction; they read back as an array of optional lists would"
+    )
+    func mappedListsTakeChangesInTail() throws {
+        var rng = SeededGenerator(seed: 11)
+        var model: [[Int32]?] = (0..<300).map { _ in
+            rng.int(0..<4) == 0 ? nil : (0..<rng.int(0..<40)).map { _ in Int32(rng.int(0..<1000)) }.sorted()
+        }
+        var made = RowTermLists()
+        for (row, list) in model.enumerated() { made[row] = list }
+        // The layout a snapshot writes: the lists one after another, a start a row.
+        var flat: [UInt8] = []
+        var starts: [UInt32] = []
+        for row in made.indices {
+            made.withEncodedList(row) { list in
+                starts.append(list == nil ? RowTermLists.noDocument : UInt32(flat.count))
+                flat += list.map(Array.init) ?? []
+            }
+        }
+        let temporary = try TemporaryDirectory("row-term-lists")
+        let file = temporary.url.appendingPathComponent("lists").path
+        try Data(flat).write(to: URL(fileURLWithPath: file))
+        let region = try MappedSnapshot(path: file).keep(0..<flat.count)
+        var lists = RowTermLists(
+            encoded: try #require(RowBuffer<UInt8>(region: region, offset: 0, count: flat.count)), starts: starts, idCount: made.idCount)
+        #expect(lists == made && lists.restoredListsAreMapped)
+        var compacted = false
+        for step in 0..<20_000 {
+            let row = rng.int(0..<320)
+            if row >= model.count { model += repeatElement(nil, count: row - model.count + 1) }
+            let value: [Int32]? = rng.int(0..<5) == 0 ? nil : (0..<rng.int(0..<40)).map { _ in Int32(rng.int(0..<1000)) }.sorted()
+            lists[row] = value
+            model[row] = value
+            compacted = compacted || !lists.restoredListsAreMapped
+            if step == 10 {
+                #expect(lists.restoredListsAreMapped, "a change leaves the pages mapped")
+                #expect(Array(lists) == model)
+            }
+        }
+        #expect(compacted)
+        #expect(Array(lists) == model)
+        #expect(lists.idCount == model.reduce(0) { $0 + ($1?.count ?? 0) })
+        #expect(lists.encodedCount == model.reduce(0) { $0 + ($1.map { RowTermLists.encode($0).count } ?? 0) })
     }
 
     @Test("Restored lists equal the same lists set row by row; equality ignores the layout")
