@@ -131,12 +131,10 @@ struct RowStore<Element: BitwiseCopyable & Sendable & Numeric>: Sendable {
     private mutating func slot(for r: Int) -> Int {
         if let s = slots[Int32(r)] { return s }
         let s = changed.count / width
+        let width = self.width
+        changed.append(contentsOf: repeatElement(0, count: width))
         if r < baseRows {
-            let width = self.width
-            changed.append(contentsOf: repeatElement(0, count: width))
             changed.withUnsafeMutableBufferPointer { base.copy((r * width)..<((r + 1) * width), into: $0.baseAddress! + s * width) }
-        } else {
-            changed.append(contentsOf: repeatElement(0, count: width))
         }
         slots[Int32(r)] = s
         return s

@@ -121,24 +121,8 @@ extension VectorIndex {
         }
         guard !rows.isEmpty else { return }
         let coded = QuantizedRows.RescoringQuery(query)
-        let halves = rows.count >= Self.splitRows && Self.splitsScans && !cached ? 2 : 1
-        rows.withUnsafeBufferPointer { list in
-            guard halves == 2 else {
-                scores.withUnsafeMutableBufferPointer { copy.rescores(for: coded, rows: list, into: $0.baseAddress!, packed: false) }
-                return
-            }
-            // Each half writes its own part of `packed`; the calling thread puts them in place.
-            let packed = [Float](unsafeUninitializedCapacity: list.count) { buffer, initialized in
-                let out = SharedPointer(buffer.baseAddress!)
-                Parallel.forEachChunk(count: list.count, chunks: 2) { _, range in
-                    copy.rescores(
-                        for: coded, rows: UnsafeBufferPointer(rebasing: list[range]), into: out.pointer + range.lowerBound, packed: true)
-                }
-                initialized = list.count
-            }
-            scores.withUnsafeMutableBufferPointer { out in
-                for (i, row) in list.enumerated() { out[Int(row)] = packed[i] }
-            }
+        Self.scoreList(rows, into: &scores, cached: cached) { part, out, packed in
+            copy.rescores(for: coded, rows: part, into: out, packed: packed)
         }
     }
 

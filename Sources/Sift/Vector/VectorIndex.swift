@@ -285,51 +285,60 @@ package struct VectorIndex: Sendable {
     ///   it so, with keyword feedback's terms found on the other core.
     package func exactScores(for query: [Float], rows: [Int32], into scores: inout [Float], cached: Bool = false) {
         precondition(query.count == dimension)
+        Self.scoreList(rows, into: &scores, cached: cached) { part, out, packed in
+            exactScores(for: query, rows: part, into: out, packed: packed)
+        }
+    }
+
+    /// Scores of `rows` (distinct), each written to `scores[row]`: `kernel(part, out, packed)`
+    /// writes the score of `part[i]` at `out[part[i]]`, or at `out[i]` when `packed`. A list of
+    /// ``splitRows`` or more is split in two halves, one per core, unless `cached`; the halves
+    /// write their scores side by side and the calling thread puts them in place (see
+    /// ``exactScores(for:rows:into:cached:)``). The exact and the re-scoring copy's list scores.
+    static func scoreList(
+        _ rows: [Int32], into scores: inout [Float], cached: Bool,
+        _ kernel: (_ part: UnsafeBufferPointer<Int32>, _ out: UnsafeMutablePointer<Float>, _ packed: Bool) -> Void
+    ) {
         guard !rows.isEmpty else { return }
-        let halves = rows.count >= Self.splitRows && Self.splitsScans && !cached ? 2 : 1
-        guard halves == 2 else {
-            scores.withUnsafeMutableBufferPointer { out in exactScores(for: query, rows: rows, into: out.baseAddress!, packed: false) }
-            return
-        }
-        let packed = [Float](unsafeUninitializedCapacity: rows.count) { buffer, initialized in
-            exactScores(for: query, rows: rows, into: buffer.baseAddress!, packed: true, halves: 2)
-            initialized = rows.count
-        }
-        scores.withUnsafeMutableBufferPointer { out in
-            for (i, row) in rows.enumerated() { out[Int(row)] = packed[i] }
+        rows.withUnsafeBufferPointer { list in
+            guard list.count >= splitRows && splitsScans && !cached else {
+                scores.withUnsafeMutableBufferPointer { kernel(list, $0.baseAddress!, false) }
+                return
+            }
+            let packed = [Float](unsafeUninitializedCapacity: list.count) { buffer, initialized in
+                let out = SharedPointer(buffer.baseAddress!)
+                // Each half writes the scores of its own rows only.
+                Parallel.forEachChunk(count: list.count, chunks: 2) { _, range in
+                    kernel(UnsafeBufferPointer(rebasing: list[range]), out.pointer + range.lowerBound, true)
+                }
+                initialized = list.count
+            }
+            scores.withUnsafeMutableBufferPointer { out in
+                for (i, row) in list.enumerated() { out[Int(row)] = packed[i] }
+            }
         }
     }
 
     /// The kernels of ``exactScores(for:rows:into:cached:)``: the score of `rows[i]` at
-    /// `out[rows[i]]`, or at `out[i]` when `packed`; `halves` of the list, each on its own core.
-    private func exactScores(for query: [Float], rows: [Int32], into out: UnsafeMutablePointer<Float>, packed: Bool, halves: Int = 1) {
-        if precision == .float32 ? matrix.hasChangedRows : self.halves.hasChangedRows {
+    /// `out[rows[i]]`, or at `out[i]` when `packed`.
+    private func exactScores(for query: [Float], rows: UnsafeBufferPointer<Int32>, into out: UnsafeMutablePointer<Float>, packed: Bool) {
+        if precision == .float32 ? matrix.hasChangedRows : halves.hasChangedRows {
             // Rows held apart from the buffer the list kernel reads: each row where it lies.
             for (i, row) in rows.enumerated() { out[packed ? i : Int(row)] = exactScore(for: query, row: row) }
             return
         }
         let dimension = self.dimension
-        let precision = self.precision
         query.withUnsafeBufferPointer { q in
-            rows.withUnsafeBufferPointer { rows in
+            switch precision {
+            case .float32:
                 matrix.withBase { m in
-                    self.halves.withBase { h in
-                        // Each half writes the scores of its own rows only.
-                        Parallel.forEachChunk(count: rows.count, chunks: halves) { _, range in
-                            let part = UnsafeBufferPointer(rebasing: rows[range])
-                            let target = packed ? out + range.lowerBound : out
-                            switch precision {
-                            case .float32:
-                                LinearAlgebra.rowDots(
-                                    matrix: m.baseAddress!, columns: dimension, rows: part, vector: q.baseAddress!, into: target,
-                                    packed: packed)
-                            case .float16:
-                                LinearAlgebra.halfRowDots(
-                                    matrix: h.baseAddress!, columns: dimension, rows: part, vector: q.baseAddress!, into: target,
-                                    packed: packed)
-                            }
-                        }
-                    }
+                    LinearAlgebra.rowDots(
+                        matrix: m.baseAddress!, columns: dimension, rows: rows, vector: q.baseAddress!, into: out, packed: packed)
+                }
+            case .float16:
+                halves.withBase { h in
+                    LinearAlgebra.halfRowDots(
+                        matrix: h.baseAddress!, columns: dimension, rows: rows, vector: q.baseAddress!, into: out, packed: packed)
                 }
             }
         }
