@@ -18,9 +18,7 @@ extension Ranker {
         else { return }
         let first = firstPass(alpha: alpha, count: documents).sorted(precedes: order.precedes).map(\.row)
         var q2 = semantic.queryVector
-        let stored = vectors.storedRows(first)
-        for i in first.indices {
-            let v = stored.vector(i)
+        for v in storedVectors(first, of: vectors) {
             for j in 0..<q2.count { q2[j] += beta / Float(documents) * v[j] }
         }
         let n = q2.reduce(Float(0)) { $0 + $1 * $1 }.squareRoot()

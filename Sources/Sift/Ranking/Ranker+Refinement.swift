@@ -40,6 +40,19 @@ extension Ranker {
         applyExactCosines()
     }
 
+    /// The vectors of `rows`, in order: a row already read (``readExactly(_:)``) from what was
+    /// read, the others read now (``VectorIndex/storedRows(_:)``) — vector feedback's documents
+    /// are the first-pass rows ``readFirstPass()`` has just read.
+    func storedVectors(_ rows: [Int32], of vectors: VectorIndex) -> [[Float]] {
+        let batches = semantic.read + [vectors.storedRows(rows.filter { semantic.exactCosines[$0] == nil })]
+        return rows.map { row in
+            for batch in batches {
+                if let i = batch.rows.firstIndex(of: row) { return batch.vector(i) }
+            }
+            preconditionFailure("row \(row) was read")
+        }
+    }
+
     /// After vector feedback moved the query vector: the exact cosines of the rows read with it.
     mutating func moveExactCosines() {
         guard let moved = semantic.feedbackVector else { return }
