@@ -5,17 +5,28 @@ import Testing
 
 @Suite("Row term lists: every row's term ids in one flat array")
 struct RowTermListsTests {
+    /// A random list of up to 39 ascending ids below 1,000, or (one time in five) none.
+    static func randomList(_ rng: inout SeededGenerator) -> [Int32]? {
+        rng.int(0..<5) == 0 ? nil : (0..<rng.int(0..<40)).map { _ in Int32(rng.int(0..<1000)) }.sorted()
+    }
+
+    /// Sets a random row below `rows` to ``randomList(_:)`` in `lists` and in `model`, the array of
+    /// optional lists they should read back as.
+    static func setRandomList(_ lists: inout RowTermLists, _ model: inout [[Int32]?], rows: Int, _ rng: inout SeededGenerator) {
+        let row = rng.int(0..<rows)
+        if row >= model.count { model += repeatElement(nil, count: row - model.count + 1) }
+        let value = randomList(&rng)
+        lists[row] = value
+        model[row] = value
+    }
+
     @Test("Set, replace, remove and grow read back as an array of optional lists would, through compactions")
     func matchesArrayOfLists() {
         var lists = RowTermLists()
         var model: [[Int32]?] = []
         var rng = SeededGenerator(seed: 4)
         for step in 0..<20_000 {
-            let row = rng.int(0..<300)
-            if row >= model.count { model += repeatElement(nil, count: row - model.count + 1) }
-            let value: [Int32]? = rng.int(0..<5) == 0 ? nil : (0..<rng.int(0..<40)).map { _ in Int32(rng.int(0..<1000)) }.sorted()
-            lists[row] = value
-            model[row] = value
+            Self.setRandomList(&lists, &model, rows: 300, &rng)
             if step % 997 == 0 {
                 lists.grow(to: model.count + 3)
                 model += [nil, nil, nil]
@@ -58,11 +69,7 @@ struct RowTermListsTests {
         #expect(lists == made && lists.restoredListsAreMapped)
         var compacted = false
         for step in 0..<20_000 {
-            let row = rng.int(0..<320)
-            if row >= model.count { model += repeatElement(nil, count: row - model.count + 1) }
-            let value: [Int32]? = rng.int(0..<5) == 0 ? nil : (0..<rng.int(0..<40)).map { _ in Int32(rng.int(0..<1000)) }.sorted()
-            lists[row] = value
-            model[row] = value
+            Self.setRandomList(&lists, &model, rows: 320, &rng)
             compacted = compacted || !lists.restoredListsAreMapped
             if step == 10 {
                 #expect(lists.restoredListsAreMapped, "a change leaves the pages mapped")
