@@ -12,24 +12,28 @@ extension IndexState {
     /// spread over the cores in chunks, each chunk with its own analyser and scratch space.
     /// Every item is handled on its own by pure functions, so the result is the same, bit for
     /// bit, as one item after another (`Tests/SiftTests/Index/PreparationTests.swift`).
-    /// The stems the analysers learn are added to the keyword index's memo.
+    /// The stems the analysers learn are added to the keyword index's memo. With `consume`, the
+    /// prepared items are also handed to it chunk by chunk, in order, while later chunks are
+    /// still being prepared (``Parallel/map(count:makeWorker:finishWorker:_:consumingInOrder:)``):
+    /// an upsert writes them to the store there, beside the embedding of the rest.
     /// - Complexity: O(Σ text + e · features · dimension) for e embedded items, divided by the
     ///   number of cores.
     mutating func prepare(
-        _ items: [StoredItem], embedder: (any Embedder)?, titleWeight: Float, needsVector: @escaping @Sendable (StoredItem) -> Bool
+        _ items: [StoredItem], embedder: (any Embedder)?, titleWeight: Float, needsVector: @escaping @Sendable (StoredItem) -> Bool,
+        consumingInOrder consume: (Range<Int>, UnsafeBufferPointer<PreparedItem>) -> Void = { _, _ in }
     ) -> [PreparedItem] {
         var analysers: [TermAnalyzer] = []
         let prepared = Parallel.map(
             count: items.count,
             makeWorker: { keyword.makeTermAnalyzer() },
-            finishWorker: { analysers.append($0) }
-        ) { (analyser: inout TermAnalyzer, i: Int) -> PreparedItem in
-            var stored = items[i]
-            if let embedder, needsVector(stored) {
-                stored.vector = embedder.embed(item: stored.item, titleWeight: titleWeight)
-            }
-            return PreparedItem(stored: stored, analysis: analyser.analyze(stored.item))
-        }
+            finishWorker: { analysers.append($0) },
+            { (analyser: inout TermAnalyzer, i: Int) -> PreparedItem in
+                var stored = items[i]
+                if let embedder, needsVector(stored) {
+                    stored.vector = embedder.embed(item: stored.item, titleWeight: titleWeight)
+                }
+                return PreparedItem(stored: stored, analysis: analyser.analyze(stored.item))
+            }, consumingInOrder: consume)
         for i in analysers.indices { keyword.learnStems(analysers[i].takeLearnedStems()) }
         return prepared
     }

@@ -36,11 +36,11 @@ public actor SearchIndex {
     var snapshotGeneration: StoreGeneration?
     /// Buffers the query path reuses from one search to the next (see SearchIndex+Search).
     let scratch = SearchScratch()
-    private var batch: [StoreMutation]? = nil
-    private var batchItems: [Pending] = []
+    private(set) var batch: [StoreMutation]? = nil
+    private(set) var batchItems: [Pending] = []
     let name: String
 
-    private enum Pending {
+    enum Pending {
         case upsert(PreparedItem)
         case delete([ItemID])
         case deleteDomains([String])
@@ -79,6 +79,7 @@ public actor SearchIndex {
         self.name = configuration.directory?.lastPathComponent ?? ":memory:"
         let started = Date()
         let store = try Store(directory: configuration.directory, codec: configuration.codec, readOnly: configuration.readOnly)
+        store.halfVectors = configuration.vectorPrecision == .float16
         self.store = store
         Self.logPermissions(store.permissionNotes, configuration: configuration, name: name)
         let opened = try Self.load(store, configuration: configuration)
@@ -111,7 +112,7 @@ public actor SearchIndex {
         state.keyword.prepareForQueries()
     }
 
-    private static func mutation(_ p: Pending) -> StoreMutation {
+    static func mutation(_ p: Pending) -> StoreMutation {
         switch p {
         case .upsert(let p): .upsert(p.stored)
         case .delete(let ids): .delete(ids)
@@ -122,7 +123,7 @@ public actor SearchIndex {
     }
 
     /// Commits `pending` (or queues it when a batch is open).
-    private func commit(_ pending: [Pending], operation: String, count: Int, meta: [String: String] = [:]) throws {
+    func commit(_ pending: [Pending], operation: String, count: Int, meta: [String: String] = [:]) throws {
         guard !pending.isEmpty || !meta.isEmpty else {
             if batch == nil {
                 configuration.logger.log(
@@ -134,11 +135,25 @@ public actor SearchIndex {
             batchItems.append(contentsOf: pending)
             return
         }
+        try commitNow(operation: operation, count: count, meta: meta) { write in
+            for p in pending { try write(Self.mutation(p)) }
+            return pending
+        }
+    }
+
+    /// Commits, in one transaction, what `produce` writes to the store through the function it
+    /// is given (``Store/apply(meta:_:)``), then projects into memory what it returns: the
+    /// changes it wrote, in the same order. Nothing is projected when the transaction fails.
+    func commitNow(
+        operation: String, count: Int, meta: [String: String], _ produce: ((StoreMutation) throws -> Void) throws -> [Pending]
+    ) throws {
         let started = Date()
+        let pending: [Pending]
         do {
             var meta = meta
             if let f = configuration.vectorFingerprint { meta[Self.modelKey] = f }
-            let committed = try store.apply(pending.map(Self.mutation), meta: meta)
+            let committed = try store.apply(meta: meta, produce)
+            pending = committed.result
             // Another connection committed in between: this state no longer projects one generation.
             generation = committed.previous == generation ? committed.current : nil
             // Whoever wrote a snapshot (this index, or another one on the same store), it is
@@ -218,62 +233,6 @@ public actor SearchIndex {
     }
 
     // MARK: Lifecycle
-
-    /// Adds or replaces items (same id replaces). Private and hidden items are refused and,
-    /// if they were indexed, deleted; already-expired items are not stored. An empty array
-    /// does not touch the store.
-    /// - Complexity: O(Σ text) to analyse and embed, plus one transaction.
-    @discardableResult
-    public func upsert(_ newItems: [SearchableItem]) throws -> UpsertSummary {
-        var summary = UpsertSummary()
-        guard !newItems.isEmpty else { return summary }
-        let now = configuration.clock()
-        var pending: [Pending] = []
-        // Deletes stay in sequence with the upserts, so the last version of an id wins; an id
-        // upserted earlier in this call or in the open batch counts as indexed.
-        var upserted = Set<ItemID>()
-        func isIndexed(_ id: ItemID) -> Bool { table.row(of: id) != nil || upserted.contains(id) || pendingContains(id) }
-        // First what happens to each item (nil: store it), then the items to store are embedded
-        // and analysed together, across the cores.
-        var decisions: [Pending?] = []
-        var accepted: [StoredItem] = []
-        for item in newItems {
-            if !item.isIndexable {
-                summary.refusedPrivate += 1
-                if isIndexed(item.id) {
-                    decisions.append(.delete([item.id]))
-                    summary.deletedBecausePrivate += 1
-                }
-                continue
-            }
-            if item.isExpired(at: now) {
-                summary.expired += 1
-                if isIndexed(item.id) { decisions.append(.delete([item.id])) }
-                continue
-            }
-            decisions.append(nil)
-            accepted.append(StoredItem(item: item, vector: nil))
-            upserted.insert(item.id)
-            summary.indexed += 1
-        }
-        let prepared = state.prepare(
-            accepted, embedder: configuration.embedder, titleWeight: configuration.titleEmbeddingWeight, needsVector: { _ in true })
-        var next = 0
-        for decision in decisions {
-            if let decision {
-                pending.append(decision)
-            } else {
-                pending.append(.upsert(prepared[next]))
-                next += 1
-            }
-        }
-        try commit(pending, operation: "upsert", count: newItems.count)
-        return summary
-    }
-
-    private func pendingContains(_ id: ItemID) -> Bool {
-        batchItems.contains { if case .upsert(let p) = $0 { return p.stored.item.id == id } else { return false } }
-    }
 
     /// Deletes the items with these ids (unknown ids are ignored); their donations go too.
     /// Returns how many were indexed.

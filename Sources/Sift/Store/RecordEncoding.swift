@@ -41,6 +41,19 @@ struct RecordWriter {
             for x in v { withUnsafeBytes(of: x.bitPattern.littleEndian) { bytes.append(contentsOf: $0) } }
         #endif
     }
+    /// `v` as IEEE binary16 bit patterns (rounded to nearest even), little-endian.
+    mutating func halves(_ v: [Float]) {
+        u32(UInt32(v.count))
+        var h = [UInt16](repeating: 0, count: v.count)
+        v.withUnsafeBufferPointer { f in
+            h.withUnsafeMutableBufferPointer { LinearAlgebra.toHalf(f.baseAddress!, into: $0.baseAddress!, count: v.count) }
+        }
+        #if _endian(little)
+            h.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        #else
+            for x in h { withUnsafeBytes(of: x.littleEndian) { bytes.append(contentsOf: $0) } }
+        #endif
+    }
 }
 
 /// Reads what ``RecordWriter`` wrote; every read is bounds-checked.
@@ -87,18 +100,36 @@ struct RecordReader {
             (0..<n).map { Float(bitPattern: UInt32(littleEndian: p.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
         }
     }
+    /// What ``RecordWriter/halves(_:)`` wrote, widened to `Float` (exactly).
+    mutating func halves() throws -> [Float] {
+        let n = Int(try u32())
+        let raw = try take(n * 2)
+        let h = raw.withUnsafeBytes { p in (0..<n).map { UInt16(littleEndian: p.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self)) } }
+        return [Float](unsafeUninitializedCapacity: n) { buffer, count in
+            h.withUnsafeBufferPointer { if n > 0 { LinearAlgebra.fromHalf($0.baseAddress!, into: buffer.baseAddress!, count: n) } }
+            count = n
+        }
+    }
     var isAtEnd: Bool { offset == bytes.count }
 }
 
 extension StoredItem {
     /// 2: ends with a checksum (``RecordChecksum``); 1 is still read.
     static let encodingVersion: UInt8 = 2
+    /// 3: as 2, and the vector may be stored as fp16 (its tag 2); written only for such a
+    /// record, so a store of fp32 vectors stays readable by a Sift that knows version 2.
+    static let halfVectorEncodingVersion: UInt8 = 3
 
-    func encoded() -> [UInt8] {
+    /// The record; with `halfVector`, the vector as fp16 (half the bytes: what an index whose
+    /// rows are fp16 keeps of it anyway).
+    func encoded(halfVector: Bool = false) -> [UInt8] {
         let text =
             item.id.rawValue.utf8.count + item.domain.utf8.count + item.title.utf8.count + item.content.utf8.count
             + item.keywords.reduce(0) { $0 + $1.utf8.count + 4 } + (item.url?.utf8.count ?? 0) + (item.displayName?.utf8.count ?? 0)
-        var w = RecordWriter(version: Self.encodingVersion, capacity: 64 + text + 4 * (vector?.count ?? 0))
+        let half = halfVector && vector != nil
+        var w = RecordWriter(
+            version: half ? Self.halfVectorEncodingVersion : Self.encodingVersion,
+            capacity: 64 + text + (half ? 2 : 4) * (vector?.count ?? 0))
         w.string(item.id.rawValue)
         w.string(item.domain)
         w.string(item.title)
@@ -115,7 +146,10 @@ extension StoredItem {
             w.u8(0)
         }
         w.optionalString(item.displayName)
-        if let vector {
+        if let vector, half {
+            w.u8(2)
+            w.halves(vector)
+        } else if let vector {
             w.u8(1)
             w.floats(vector)
         } else {
@@ -126,7 +160,7 @@ extension StoredItem {
 
     init(decoding bytes: [UInt8]) throws {
         var r = try RecordReader(try RecordChecksum.body(of: bytes, kind: "item"))
-        guard r.version == 1 || r.version == Self.encodingVersion else {
+        guard r.version == 1 || r.version == Self.encodingVersion || r.version == Self.halfVectorEncodingVersion else {
             throw RecordReader.Malformed(description: "unknown item record version \(r.version)")
         }
         var item = SearchableItem(id: ItemID(try r.string()))
@@ -141,7 +175,13 @@ extension StoredItem {
         item.url = try r.optionalString()
         item.rankingHint = try r.u8() == 1 ? Int(Int32(bitPattern: try r.u32())) : nil
         item.displayName = try r.optionalString()
-        let vector = try r.u8() == 1 ? try r.floats() : nil
+        let vector: [Float]?
+        switch try r.u8() {
+        case 0: vector = nil
+        case 1: vector = try r.floats()
+        case 2 where r.version == Self.halfVectorEncodingVersion: vector = try r.halves()
+        case let tag: throw RecordReader.Malformed(description: "unknown vector tag \(tag) in an item record of version \(r.version)")
+        }
         guard r.isAtEnd else { throw RecordReader.Malformed(description: "trailing bytes in item record") }
         self.init(item: item, vector: vector)
     }

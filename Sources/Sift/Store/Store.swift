@@ -16,9 +16,11 @@ import Foundation
 /// version 1 (an index b-tree, whose local payload limit is ~1 KB) spilled every record into an
 /// overflow page of its own — 4 KB a record, written twice (WAL, checkpoint) on every commit.
 /// Version 3 added checksums to the records (``RecordChecksum``): nothing is rewritten, but a
-/// Sift that does not know them would take every new record for a damaged one.
+/// Sift that does not know them would take every new record for a damaged one. Version 4 lets
+/// a record hold its vector as fp16 (item record version 3), which a Sift that does not know it
+/// would likewise take for damage; nothing is rewritten.
 final class Store {
-    static let schemaVersion: Int64 = 3
+    static let schemaVersion: Int64 = 4
     static let generationSetting = "generation"
     static let fileName = "index.sqlite"
     static let keyCheck = Array("sift key check".utf8)
@@ -26,6 +28,9 @@ final class Store {
     let directory: URL?
     let database: SQLiteDatabase
     let codec: any RecordCodec
+    /// Whether upserted items' vectors are written as fp16 (for an index whose rows are fp16:
+    /// they read back as the same rows, in half the bytes); records of either kind are read.
+    var halfVectors = false
     var path: String { database.path }
     /// What the open tightened to owner-only, or found too wide when read-only
     /// (``StorePermissions``), for the index to log.
@@ -84,10 +89,10 @@ final class Store {
                 path: path)
         }
         if version == Store.schemaVersion { return }
-        // Version 2 only added the generation, version 3 record checksums: a read-only open reads
-        // a version 1 store as it is (with no generation, so no snapshot is trusted), and a
-        // version 2 store as it is.
-        if readOnly && (version == 1 || version == 2) { return }
+        // Version 2 only added the generation, version 3 record checksums, version 4 fp16
+        // vectors: a read-only open reads a version 1 store as it is (with no generation, so no
+        // snapshot is trusted), and a version 2 or 3 store as it is.
+        if readOnly && (1...3).contains(version) { return }
         if readOnly {
             throw StoreError(
                 code: -1,
@@ -286,18 +291,31 @@ final class Store {
     /// learns that another connection wrote the store in between.
     @discardableResult
     func apply(_ mutations: [StoreMutation], meta: [String: String] = [:]) throws -> (previous: StoreGeneration, current: StoreGeneration) {
+        let applied = try apply(meta: meta) { write in
+            for mutation in mutations { try write(mutation) }
+        }
+        return (applied.previous, applied.current)
+    }
+
+    /// ``apply(_:meta:)`` with the mutations written by `writes` as it makes them, through the
+    /// function it is given: one at a time, in the order they are to be applied, from any
+    /// thread (never two at once). A throw from `writes` rolls everything back; what it
+    /// returns comes back as `result`.
+    func apply<T>(meta: [String: String] = [:], _ writes: ((StoreMutation) throws -> Void) throws -> T) throws -> (
+        previous: StoreGeneration, current: StoreGeneration, result: T
+    ) {
         try database.transaction {
             guard let previous = try generation() else {
                 throw StoreError(code: -1, message: "the store has no generation setting; it is damaged or was tampered with", path: path)
             }
-            for mutation in mutations { try apply(mutation) }
+            let result = try writes { try apply($0) }
             for (name, value) in meta.sorted(by: { $0.key < $1.key }) {
                 let key = codec.lookupKey("meta:" + name)
                 try database.query(
                     "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)",
                     [.blob(key), .blob(try codec.seal(RecordChecksum.framedMeta(Array(value.utf8)), context: key))])
             }
-            return (previous, try writeNextGeneration(after: previous))
+            return (previous, try writeNextGeneration(after: previous), result)
         }
     }
 
@@ -317,7 +335,10 @@ final class Store {
             let key = codec.lookupKey(stored.item.id.rawValue)
             try database.query(
                 "INSERT OR REPLACE INTO items(key, domain_key, payload) VALUES(?, ?, ?)",
-                [.blob(key), .blob(codec.lookupKey("domain:" + stored.item.domain)), .blob(try codec.seal(stored.encoded(), context: key))])
+                [
+                    .blob(key), .blob(codec.lookupKey("domain:" + stored.item.domain)),
+                    .blob(try codec.seal(stored.encoded(halfVector: halfVectors), context: key)),
+                ])
         case .delete(let ids):
             for id in ids {
                 let key = codec.lookupKey(id.rawValue)

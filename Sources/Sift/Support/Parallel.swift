@@ -1,3 +1,4 @@
+import CSiftKernels
 import Foundation
 
 /// The split of work over the cores, on Sift's ``WorkerPool``.
@@ -77,6 +78,65 @@ enum Parallel {
                     }
                 }
             }
+            initialized = count
+        }
+        for w in workers { finishWorker(w) }
+        return result
+    }
+
+    /// ``map(count:makeWorker:finishWorker:_:)`` that also hands each chunk's results to
+    /// `consume`, in chunk order, while later chunks are still being made: a serial step that
+    /// needs the results in order (a store's inserts) runs beside the transform instead of after
+    /// it. `consume` gets chunk after chunk (`range`, and the results of `range`), never two at
+    /// a time, each after its chunk is done, on whichever thread finished that chunk or a later
+    /// one (or on the calling thread); it has consumed every chunk when this returns. The
+    /// results are those of ``map(count:makeWorker:finishWorker:_:)``.
+    static func map<Worker, T>(
+        count: Int, makeWorker: () -> Worker, finishWorker: (Worker) -> Void,
+        _ transform: (inout Worker, Int) -> T, consumingInOrder consume: (Range<Int>, UnsafeBufferPointer<T>) -> Void
+    ) -> [T] {
+        guard count > 0 else { return [] }
+        let chunks = count < minimumCount || cores < 2 ? 1 : min(cores * 4, count / (minimumCount / 2))
+        func range(_ c: Int) -> Range<Int> { (count * c / chunks)..<(count * (c + 1) / chunks) }
+        // Shared words: the consumer's lock, the next chunk to consume, then a done flag a chunk.
+        let words = UnsafeMutablePointer<Int64>.allocate(capacity: chunks + 2)
+        words.initialize(repeating: 0, count: chunks + 2)
+        defer { words.deallocate() }
+        let (lock, next, done) = (words, words + 1, words + 2)
+        var workers = (0..<chunks).map { _ in makeWorker() }
+        let result = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let results = UnsafeBufferPointer(buffer)
+            /// Consumes the done chunks that come next, unless another thread is consuming
+            /// (which looks again after letting go, so no done chunk waits for the end).
+            func consumeReady() {
+                while sift_atomic_compare_exchange(lock, 0, 1) != 0 {
+                    var c = Int(sift_atomic_load(next))
+                    while c < chunks && sift_atomic_load(done + c) == 1 {
+                        let r = range(c)
+                        consume(r, UnsafeBufferPointer(rebasing: results[r]))
+                        c += 1
+                        sift_atomic_store(next, Int64(c))
+                    }
+                    sift_atomic_store(lock, 0)
+                    // A chunk finished after the last look, and its thread found the lock held.
+                    guard c < chunks && sift_atomic_load(done + c) == 1 else { return }
+                }
+            }
+            workers.withUnsafeMutableBufferPointer { workers in
+                // Each chunk writes only its own results and its own worker; `consume` runs
+                // under the lock, after the release of its chunk's done flag.
+                let out = buffer.baseAddress!
+                let workers = workers.baseAddress!
+                forEach(iterations: chunks) { c in
+                    for i in range(c) {
+                        (out + i).initialize(to: transform(&workers[c], i))
+                    }
+                    sift_atomic_store(done + c, 1)
+                    consumeReady()
+                }
+            }
+            consumeReady()
+            precondition(sift_atomic_load(next) == Int64(chunks), "a chunk was left unconsumed")
             initialized = count
         }
         for w in workers { finishWorker(w) }

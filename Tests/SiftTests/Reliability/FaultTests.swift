@@ -99,6 +99,28 @@ extension Reliability {
             try await reopened.checkInvariants()
         }
 
+        @Test("An upsert whose store writes fail while later items are still being embedded commits nothing and projects nothing")
+        func diskFullDuringPipelinedUpsert() async throws {
+            let fixture = try IndexFixture(.disk, embedder: FakeEmbedder())
+            let index = try fixture.open()
+            try await index.upsert(faultItems(0..<50))
+            let before = try await snapshot(index)
+            try await index.capStoreSizeForTesting(extraPages: 2)
+            // Hundreds of items in one call: written chunk by chunk beside the preparation of the
+            // rest, until the store is full.
+            let error = await thrown { try await index.upsert(faultItems(50..<600, padding: 400)) }
+            let storeError = try #require(error as? StoreError, "\(describe(error))")
+            #expect(storeError.code & 0xFF == 13)  // SQLITE_FULL
+            #expect(try await snapshot(index) == before)
+            #expect(try await index.keywordIDs(Reliability.word(77, salt: 41)).isEmpty)
+            try await index.checkInvariants()
+            try await index.uncapStoreSizeForTesting()
+            try await index.upsert(faultItems(50..<600))
+            let acknowledged = try await snapshot(index)
+            #expect(try await index.keywordIDs(Reliability.word(77, salt: 41)) == ["fault-77"])
+            #expect(try await snapshot(fixture.open()) == acknowledged)
+        }
+
         @Test("A store opened read-only answers searches, refuses every write with the path and the cause, and loses nothing")
         func readOnlyStore() async throws {
             let fixture = try IndexFixture(.disk, embedder: FakeEmbedder())

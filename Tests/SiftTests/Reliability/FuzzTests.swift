@@ -332,7 +332,9 @@ extension Reliability {
                 item.url = rng.chance(0.5) ? "https://x.app/\(n)" : nil
                 item.rankingHint = rng.chance(0.5) ? rng.int(0..<101) : nil
                 item.displayName = rng.chance(0.5) ? "Notes" : nil
-                seeds.append(StoredItem(item: item, vector: rng.chance(0.5) ? (0..<8).map { Float($0) } : nil).encoded())
+                seeds.append(
+                    StoredItem(item: item, vector: rng.chance(0.5) ? (0..<8).map { Float($0) / 3 } : nil).encoded(
+                        halfVector: rng.chance(0.5)))
             }
             let donationSeeds = (0..<5).map {
                 Donation(

@@ -255,6 +255,58 @@ struct CheckRepairTests {
         #expect(throws: (any Error).self) { try RecordChecksum.metaText(meta) }
     }
 
+    @Test("A record with an fp16 vector is version 3, half the vector's bytes, and reads back the fp16 rounding of the vector")
+    func halfVectorRecords() throws {
+        let item = SearchableItem(id: "h1", domain: "note", title: "Matcha", content: "whisked, not stirred")
+        let vector: [Float] = [0.1, -0.3333, 1, 0, 65504, 1e-8, -0.7071]
+        let full = StoredItem(item: item, vector: vector).encoded()
+        let half = StoredItem(item: item, vector: vector).encoded(halfVector: true)
+        #expect(full.first == StoredItem.encodingVersion && half.first == StoredItem.halfVectorEncodingVersion)
+        #expect(full.count - half.count == 2 * vector.count)
+        var rounded = [Float](repeating: 0, count: vector.count)
+        var bits = [UInt16](repeating: 0, count: vector.count)
+        LinearAlgebra.toHalf(vector, into: &bits, count: vector.count)
+        LinearAlgebra.fromHalf(bits, into: &rounded, count: vector.count)
+        let decoded = try StoredItem(decoding: half)
+        #expect(decoded.item == item && decoded.vector == rounded && rounded != vector)
+        #expect(try StoredItem(decoding: full).vector == vector)
+        // Without a vector there is nothing to halve: the record stays version 2.
+        #expect(StoredItem(item: item, vector: nil).encoded(halfVector: true).first == StoredItem.encodingVersion)
+        for offset in half.indices {
+            var bad = half
+            bad[offset] ^= 0x08
+            #expect(throws: (any Error).self, "a change at byte \(offset) passed") { try StoredItem(decoding: bad) }
+        }
+        // An fp16 tag in a version 2 record (checksum made right) is refused, not misread.
+        var body = Array(half.dropLast(RecordChecksum.size))
+        body[0] = StoredItem.encodingVersion
+        #expect(throws: (any Error).self) { try StoredItem(decoding: RecordChecksum.appended(to: body)) }
+    }
+
+    @Test("An index of fp16 rows stores fp16 vectors: opened without its snapshot, it ranks as the one that wrote them")
+    func halfVectorStore() async throws {
+        let directory = try TemporaryDirectory()
+        let items = (0..<40).map { i in
+            SearchableItem(id: ItemID("n\(i)"), domain: "note", title: "note \(i)", content: "tea \(i % 7) matcha oolong \(i % 3)")
+        }
+        let configuration = DamageFixture.configuration(directory.url)
+        let query = SearchQuery("matcha tea", limit: 10, mode: .hybrid)
+        let written: [SearchResult]
+        do {
+            let index = try SearchIndex(configuration: configuration)
+            try await index.upsert(items)
+            written = try await index.search(query).results
+        }
+        IndexSnapshot.remove(in: directory.url)
+        let store = try Store(directory: directory.url)
+        var versions: [UInt8] = []
+        try store.database.query("SELECT payload FROM items") { versions.append($0.blob(0).first ?? 0) }
+        #expect(versions.count == items.count && versions.allSatisfy { $0 == StoredItem.halfVectorEncodingVersion })
+        try store.forEachItem { #expect($0.vector?.count == FakeEmbedder().dimension) }
+        let reopened = try SearchIndex(configuration: configuration)
+        #expect(try await reopened.search(query).results == written && !written.isEmpty)
+    }
+
     @Test("A damaged snapshot is reported; the store stays whole, and repair writes a new snapshot")
     func damagedSnapshot() async throws {
         let fixture = try await DamageFixture(count: 20)

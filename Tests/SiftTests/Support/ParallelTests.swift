@@ -1,3 +1,4 @@
+import CSiftKernels
 import Foundation
 import Testing
 
@@ -73,6 +74,38 @@ struct ParallelTests {
             let serial: [Double] = (0..<count).map(Self.value)
             #expect(result == serial)
             #expect(finished == Array(0..<made))
+        }
+    }
+
+    @Test("map consuming in order hands every chunk over once, in order, one at a time, each after it is made")
+    func mapConsumingInOrder() {
+        for count in [0, 1, 31, 33, 1000, 10_007] {
+            for round in 0..<20 {
+                var consumed: [Range<Int>] = []
+                var values: [Double] = []
+                let inside = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
+                inside.initialize(to: 0)
+                defer { inside.deallocate() }
+                let result = Parallel.map(
+                    count: count, makeWorker: { 0 }, finishWorker: { _ in },
+                    { (_: inout Int, i: Int) -> Double in
+                        // Uneven work, so that chunks finish out of order.
+                        if (i + round) % 97 == 0 { for _ in 0..<(i % 5) * 2_000 { sift_spin_pause() } }
+                        return Self.value(i)
+                    },
+                    consumingInOrder: { range, chunk in
+                        // Never two at once.
+                        #expect(sift_atomic_fetch_add(inside, 1) == 0)
+                        consumed.append(range)
+                        values.append(contentsOf: chunk)
+                        #expect(sift_atomic_fetch_add(inside, -1) == 1)
+                    })
+                let serial: [Double] = (0..<count).map(Self.value)
+                #expect(result == serial)
+                #expect(values == serial, "count \(count), round \(round)")
+                #expect(consumed.first?.lowerBound ?? 0 == 0 && consumed.last?.upperBound ?? 0 == count)
+                #expect(zip(consumed, consumed.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound && !$0.isEmpty })
+            }
         }
     }
 
