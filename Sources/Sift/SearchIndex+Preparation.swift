@@ -22,6 +22,7 @@ extension IndexState {
         _ items: [StoredItem], embedder: (any Embedder)?, titleWeight: Float, needsVector: @escaping @Sendable (StoredItem) -> Bool,
         consumingInOrder consume: (Range<Int>, UnsafeBufferPointer<PreparedItem>) -> Void = { _, _ in }
     ) -> [PreparedItem] {
+        keyword.resolveStemMemo()
         var analysers: [TermAnalyzer] = []
         let prepared = Parallel.map(
             count: items.count,

@@ -51,8 +51,12 @@ package struct KeywordIndex: Sendable {
     /// search. Ids are dense and never reused, so terms added since are the ids from
     /// `sortedTerms.count` on; ``prepareForQueries()`` merges them in.
     var sortedTerms: [Int32] = []
-    /// The stems of words analysed so far, "" for a stop word (see ``TermAnalyzer``).
-    var stemMemo: [String: String] = [:]
+    /// The stems of words analysed so far, "" for a stop word, with their terms' ids (see
+    /// ``TermAnalyzer``).
+    var stemMemo: [String: StemEntry] = [:]
+    /// Words of the memo whose stem had no term when they were learned: looked up again by
+    /// ``resolveStemMemo()`` once the items that held them are indexed.
+    var unresolvedStems: [String] = []
     /// Words the memo keeps at most: Zipf's law puts nearly every token among the first few
     /// thousand distinct words, and the memo must not grow with a long tail of rare ones.
     static let stemMemoLimit = 1 << 15
@@ -95,9 +99,21 @@ package struct KeywordIndex: Sendable {
     }
 
     /// Adds stems an analyser learned to the memo, up to ``stemMemoLimit`` words.
-    mutating func learnStems(_ learned: [String: String]) {
-        for (word, stem) in learned where stemMemo.count < Self.stemMemoLimit {
-            stemMemo[word] = stem
+    mutating func learnStems(_ learned: [String: StemEntry]) {
+        for (word, entry) in learned where stemMemo.count < Self.stemMemoLimit {
+            guard stemMemo.updateValue(entry, forKey: word) == nil else { continue }
+            if entry.id < 0 && !entry.stem.isEmpty { unresolvedStems.append(word) }
+        }
+    }
+
+    /// Gives the memo's words whose term did not exist when they were learned their term's id,
+    /// where it exists now (an analyser looks the others up by their stem each time).
+    mutating func resolveStemMemo() {
+        unresolvedStems.removeAll { word in
+            guard let entry = stemMemo[word], entry.id < 0 else { return true }
+            guard let id = termIDs[entry.stem] else { return false }
+            stemMemo[word]?.id = id
+            return true
         }
     }
 
@@ -253,7 +269,7 @@ package struct KeywordIndex: Sendable {
     /// Document frequency of a normalised word (lower-cased, diacritics folded) through its
     /// stem; a stop word counts as in every document.
     package func documentFrequency(ofWord word: String) -> Int {
-        let stem = stemMemo[word] ?? (analyzer.stopWords.contains(word) ? "" : PorterStemmer.stem(word))
+        let stem = stemMemo[word]?.stem ?? (analyzer.stopWords.contains(word) ? "" : PorterStemmer.stem(word))
         return stem.isEmpty ? documentCount : documentFrequency(stem)
     }
 

@@ -17,33 +17,50 @@ struct AnalyzedDocument: Sendable {
     var titleHeads: [UInt16] = []
 }
 
+/// A word's stem as the memo keeps it ("" for a stop word), with the id of the stem's term in
+/// the keyword index, or −1 when the index had no such term when the entry was made (term ids
+/// are never reused, so an id once found stays the term's).
+struct StemEntry: Sendable, Equatable {
+    var stem: String
+    var id: Int32
+}
+
 /// Turns items into ``AnalyzedDocument``s: ``Analyzer`` words, stop words dropped, Porter
 /// stems — with the stem of every word memoised, since stemming was most of the analysis and
-/// most words come again (Zipf). Pure: the same item always gives the same document, whatever
-/// the memo holds, so analysers may run on several threads at once and agree with one.
+/// most words come again (Zipf), and with it the id of its term, so that a word costs one
+/// look-up by its text and its term's place in the document one by its id. Pure: the same item
+/// always gives the same document, whatever the memo holds, so analysers may run on several
+/// threads at once and agree with one.
 struct TermAnalyzer {
     let analyzer: Analyzer
-    /// The index's memo, read only; "" marks a stop word.
-    private var known: [String: String]
+    /// The index's memo, read only.
+    private var known: [String: StemEntry]
     /// Stems found here that `known` lacks, for the index to keep.
-    private var learned: [String: String] = [:]
+    private var learned: [String: StemEntry] = [:]
     /// The index's term ids when the analyser was made, read only.
     private var termIDs: [String: Int32]
-    /// Per document: each term's position in the document's lists.
+    /// Per document: the position in the document's lists of each term with an id, and of each
+    /// term without one.
+    private var idSlots = TermSlots()
     private var slots: [String: Int] = [:]
 
-    init(analyzer: Analyzer, known: [String: String], termIDs: [String: Int32] = [:]) {
+    init(analyzer: Analyzer, known: [String: StemEntry], termIDs: [String: Int32] = [:]) {
         self.analyzer = analyzer
         self.known = known
         self.termIDs = termIDs
     }
 
-    /// The stem of a normalised word, or nil for a stop word.
-    private mutating func stem(_ word: String) -> String? {
-        if let s = known[word] ?? learned[word] { return s.isEmpty ? nil : s }
+    /// The stem of a normalised word and its term's id in `termIDs` (−1 if none), or nil for a
+    /// stop word.
+    private mutating func stem(_ word: String) -> StemEntry? {
+        if let e = known[word] ?? learned[word] {
+            if e.stem.isEmpty { return nil }
+            return e.id >= 0 ? e : StemEntry(stem: e.stem, id: termIDs[e.stem] ?? -1)
+        }
         let s = analyzer.stopWords.contains(word) ? "" : PorterStemmer.stem(word)
-        learned[word] = s
-        return s.isEmpty ? nil : s
+        let e = StemEntry(stem: s, id: s.isEmpty ? -1 : termIDs[s] ?? -1)
+        learned[word] = e
+        return s.isEmpty ? nil : e
     }
 
     /// The keyword index's view of `item`.
@@ -51,17 +68,25 @@ struct TermAnalyzer {
     ///   lookup per word, stemming only words not seen before.
     mutating func analyze(_ item: SearchableItem) -> AnalyzedDocument {
         var document = AnalyzedDocument()
+        idSlots.removeAll()
         slots.removeAll(keepingCapacity: true)
         let analyzer = self.analyzer
-        func add(_ stem: String, _ field: KeywordField) {
-            let i: Int
-            if let slot = slots[stem] {
-                i = slot
+        func add(_ term: StemEntry, _ field: KeywordField) {
+            let next = document.terms.count
+            let found: Int?
+            if term.id >= 0 {
+                found = idSlots.slot(of: term.id, orInsert: next)
             } else {
-                i = document.terms.count
-                slots[stem] = i
-                document.terms.append(stem)
-                document.ids.append(termIDs[stem] ?? -1)
+                found = slots[term.stem]
+                if found == nil { slots[term.stem] = next }
+            }
+            let i: Int
+            if let found {
+                i = found
+            } else {
+                i = next
+                document.terms.append(term.stem)
+                document.ids.append(term.id)
                 document.frequencies.append((0, 0, 0))
             }
             switch field {
@@ -96,10 +121,55 @@ struct TermAnalyzer {
 
     /// The stems learned here, handing back the memo and the term ids this analyser read (so
     /// that the index can add to them without copying them).
-    mutating func takeLearnedStems() -> [String: String] {
+    mutating func takeLearnedStems() -> [String: StemEntry] {
         known = [:]
         termIDs = [:]
         defer { learned = [:] }
         return learned
+    }
+}
+
+/// Term ids to their position in one document: open addressing over a power-of-two table,
+/// emptied for the next document through the entries it used (a document holds tens to
+/// thousands of distinct terms, the index up to millions).
+struct TermSlots {
+    private var keys = [Int32](repeating: -1, count: 128)
+    private var values = [Int32](repeating: 0, count: 128)
+    private var used: [Int] = []
+    /// 32 − log2 of the table's size: a slot is the top bits of the id's Fibonacci hash.
+    private var shift: UInt32 = 32 - 7
+
+    /// Empties the table.
+    mutating func removeAll() {
+        for i in used { keys[i] = -1 }
+        used.removeAll(keepingCapacity: true)
+    }
+
+    /// The position of `id`; nil after entering it at `position` when it was not there.
+    @inline(__always)
+    mutating func slot(of id: Int32, orInsert position: Int) -> Int? {
+        if 2 * used.count >= keys.count { grow() }
+        let mask = keys.count - 1
+        var i = Int(truncatingIfNeeded: (UInt32(bitPattern: id) &* 0x9E37_79B1) >> shift)
+        while true {
+            let k = keys[i]
+            if k == id { return Int(values[i]) }
+            if k < 0 {
+                keys[i] = id
+                values[i] = Int32(position)
+                used.append(i)
+                return nil
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    private mutating func grow() {
+        let entries = used.map { (keys[$0], values[$0]) }
+        keys = [Int32](repeating: -1, count: keys.count * 2)
+        values = [Int32](repeating: 0, count: keys.count)
+        shift -= 1
+        used.removeAll(keepingCapacity: true)
+        for (k, v) in entries { _ = slot(of: k, orInsert: Int(v)) }
     }
 }

@@ -9,7 +9,7 @@ struct SnippetMatcher {
     /// The word being typed, its stem and its number.
     private var prefix: (word: String, stem: String, key: Int)?
     /// Normalised words to their stems ("" for a stop word), shared with the index.
-    private let stemMemo: [String: String]
+    private let stemMemo: [String: StemEntry]
     private let stopWords: Set<String>
     /// The first two UTF-8 bytes of every stem and prefix (all of a one-byte one): a word that
     /// begins otherwise cannot match — a Porter stem keeps its word's first two letters (a
@@ -21,7 +21,7 @@ struct SnippetMatcher {
     /// Number of distinct query words (keys run over `0..<keyCount`).
     private(set) var keyCount = 0
 
-    init(terms: [KeywordIndex.QueryTerm], stemMemo: [String: String] = [:], stopWords: Set<String> = StopWords.english) {
+    init(terms: [KeywordIndex.QueryTerm], stemMemo: [String: StemEntry] = [:], stopWords: Set<String> = StopWords.english) {
         self.stemMemo = stemMemo
         self.stopWords = stopWords
         for term in terms {
@@ -75,7 +75,7 @@ struct SnippetMatcher {
         guard let first = word.utf8.first, firstBytes[Int(first)] else { return nil }
         if let prefix, word.utf8.starts(with: prefix.word.utf8) { return stopWords.contains(word) ? nil : prefix.key }
         let stem: String
-        if let known = stemMemo[word] {
+        if let known = stemMemo[word]?.stem {
             guard !known.isEmpty else { return nil }
             stem = known
         } else {
