@@ -21,10 +21,10 @@ struct IndexState: Sendable {
     }
 
     /// Projects `stored`, whose keyword analysis is `analysis` (see ``prepare(_:embedder:titleWeight:needsVector:)``).
-    mutating func project(_ stored: StoredItem, analysis: AnalyzedDocument) {
+    mutating func project(_ stored: StoredItem, analysis: AnalyzedDocument, coded: VectorIndex.CodedRow? = nil) {
         let (row, _) = table.assign(stored.item.id)
         keyword.insert(analysis, at: row)
-        place(stored, at: row)
+        place(stored, at: row, coded: coded)
     }
 
     /// Projects prepared items in order: the same as projecting them one after another. When
@@ -44,14 +44,17 @@ struct IndexState: Sendable {
         } else {
             for (p, row) in zip(batch, rows) { keyword.insert(p.analysis, at: row) }
         }
-        for (p, row) in zip(batch, rows) { place(p.stored, at: row) }
+        for (p, row) in zip(batch, rows) { place(p.stored, at: row, coded: p.coded) }
     }
 
-    /// The item cache, attributes, vector and domain name of an item at its row.
-    private mutating func place(_ stored: StoredItem, at row: Int32) {
+    /// The item cache, attributes, vector and domain name of an item at its row; the vector from
+    /// `coded` when the preparation made it (the same row as from the vector).
+    private mutating func place(_ stored: StoredItem, at row: Int32, coded: VectorIndex.CodedRow?) {
         items.set(stored.item, at: Int(row))
         attributes.set(row: row, item: stored.item)
-        if let v = stored.vector, v.count == vectors?.dimension {
+        if let coded {
+            vectors?.set(row: row, coded: coded)
+        } else if let v = stored.vector, v.count == vectors?.dimension {
             vectors?.set(row: row, vector: v)
         }
         if domainNames[stored.item.domain] == nil || stored.item.displayName != nil {

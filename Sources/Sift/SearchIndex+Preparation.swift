@@ -5,6 +5,9 @@ import Foundation
 struct PreparedItem: Sendable {
     var stored: StoredItem
     var analysis: AnalyzedDocument
+    /// The vector as the index's rows and copies keep it, made with the rest of the preparation
+    /// (on every core) so that projecting it is a copy; nil without a vector the index takes.
+    var coded: VectorIndex.CodedRow? = nil
 }
 
 extension IndexState {
@@ -23,6 +26,7 @@ extension IndexState {
         consumingInOrder consume: (Range<Int>, UnsafeBufferPointer<PreparedItem>) -> Void = { _, _ in }
     ) -> [PreparedItem] {
         keyword.resolveStemMemo()
+        let coder = vectors?.coder
         var analysers: [TermAnalyzer] = []
         let prepared = Parallel.map(
             count: items.count,
@@ -33,7 +37,8 @@ extension IndexState {
                 if let embedder, needsVector(stored) {
                     stored.vector = embedder.embed(item: stored.item, titleWeight: titleWeight)
                 }
-                return PreparedItem(stored: stored, analysis: analyser.analyze(stored.item))
+                let coded = stored.vector.flatMap { v in coder.flatMap { v.count == $0.dimension ? $0.code(v) : nil } }
+                return PreparedItem(stored: stored, analysis: analyser.analyze(stored.item), coded: coded)
             }, consumingInOrder: consume)
         for i in analysers.indices { keyword.learnStems(analysers[i].takeLearnedStems()) }
         return prepared
@@ -41,6 +46,6 @@ extension IndexState {
 
     /// Projects a prepared item.
     mutating func project(_ prepared: PreparedItem) {
-        project(prepared.stored, analysis: prepared.analysis)
+        project(prepared.stored, analysis: prepared.analysis, coded: prepared.coded)
     }
 }

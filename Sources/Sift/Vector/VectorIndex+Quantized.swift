@@ -31,9 +31,9 @@ package struct QuantizedRows: Sendable {
     /// Bits a code: 8 (int8) or 4 (two codes a byte).
     package let bits: Int
     /// ``bytesPerRow`` bytes of codes a row, row-major (4-bit codes' bytes as their bit patterns).
-    private(set) var codes = RowBuffer<Int8>()
+    internal(set) var codes = RowBuffer<Int8>()
     /// A row's scale: its largest coded magnitude over 127 (0 for a free row).
-    private(set) var scales = RowBuffer<Float>()
+    internal(set) var scales = RowBuffer<Float>()
 
     /// - Parameters:
     ///   - components: code only the first `components` of each row (a multiple of 32 below
@@ -78,20 +78,8 @@ package struct QuantizedRows: Sendable {
 
     /// Quantises `vector` into `row`. - Complexity: O(components), amortised.
     package mutating func set(row: Int32, vector: [Float]) {
-        let r = Int(row)
-        let width = bytesPerRow
-        if r >= scales.count {
-            let grow = r - scales.count + 1
-            scales.append(contentsOf: repeatElement(0, count: grow))
-            codes.append(contentsOf: repeatElement(0, count: grow * width))
-        }
-        let (components, bits) = (self.components, self.bits)
-        let scale = vector.withUnsafeBufferPointer { v in
-            codes.withUnsafeMutableBufferPointer { c in
-                Self.code(v.baseAddress!, components: components, bits: bits, into: c.baseAddress! + r * width)
-            }
-        }
-        scales.withUnsafeMutableBufferPointer { $0[r] = scale }
+        precondition(vector.count >= components)
+        set(row: row, coded: vector.withUnsafeBufferPointer { code($0.baseAddress!) })
     }
 
     /// Codes the first `components` of `vector` into `codes`, scaled by their largest magnitude to

@@ -9,16 +9,16 @@ package struct VectorIndex: Sendable {
     package let dimension: Int
     package let precision: VectorPrecision
     /// The rows, when ``precision`` is `.float32`.
-    private(set) var matrix: RowStore<Float>
+    var matrix: RowStore<Float>
     /// The rows as binary16 bit patterns, when ``precision`` is `.float16`.
-    private(set) var halves: RowStore<UInt16>
-    private(set) var occupied: [Bool] = []
-    package private(set) var count = 0
+    var halves: RowStore<UInt16>
+    var occupied: [Bool] = []
+    package internal(set) var count = 0
     /// The quantized (int8 or 4-bit) mirror used for the approximate scan, when enabled.
-    package private(set) var quantized: QuantizedRows?
+    package internal(set) var quantized: QuantizedRows?
     /// With ``quantized``, an int8 copy of every component that re-scores the scan's candidates
     /// (``rescores(for:rows:into:cached:)``), so that the rows are read only for the best few.
-    package private(set) var rescoring: QuantizedRows?
+    package internal(set) var rescoring: QuantizedRows?
 
     /// - Parameters:
     ///   - quantized: also keep a quantized copy (256 more bytes a row at 256 dimensions, int8
@@ -133,37 +133,7 @@ package struct VectorIndex: Sendable {
     /// Stores `vector` at `row` (rounded to fp16 with that precision), growing the buffer as needed.
     /// - Complexity: O(dimension), amortised.
     package mutating func set(row: Int32, vector: [Float]) {
-        precondition(vector.count == dimension, "vector has \(vector.count) components, index has \(dimension)")
-        let r = Int(row)
-        if r >= occupied.count {
-            let grow = r - occupied.count + 1
-            occupied.append(contentsOf: repeatElement(false, count: grow))
-            switch precision {
-            case .float32: matrix.grow(to: occupied.count)
-            case .float16: halves.grow(to: occupied.count)
-            }
-        }
-        if !occupied[r] { count += 1 }
-        occupied[r] = true
-        let dimension = self.dimension
-        switch precision {
-        case .float32:
-            quantized?.set(row: row, vector: vector)
-            rescoring?.set(row: row, vector: vector)
-            matrix.withMutableRow(r) { m in
-                for j in 0..<dimension { m[j] = vector[j] }
-            }
-        case .float16:
-            halves.withMutableRow(r) { h in
-                vector.withUnsafeBufferPointer { v in LinearAlgebra.toHalf(v.baseAddress!, into: h, count: dimension) }
-            }
-            // The copies of the rounded components, as a snapshot's rows make them.
-            if quantized != nil {
-                let rounded = self.vector(at: row)
-                quantized!.set(row: row, vector: rounded)
-                rescoring?.set(row: row, vector: rounded)
-            }
-        }
+        set(row: row, coded: coder.code(vector))
     }
 
     /// Clears `row`. - Complexity: O(dimension).

@@ -257,4 +257,41 @@ struct RowStoreTests {
         }
         try await again.checkInvariants()
     }
+
+    @Test(
+        "A row coded apart (an upsert's preparation) stores what coding the rounded row does: components, codes and scales",
+        arguments: [VectorPrecision.float16, .float32])
+    func codedRowsAreTheRows(precision: VectorPrecision) {
+        let (dimension, rows) = (256, 40)
+        let data = RescoringTests.unitRows(rows, dimension: dimension, seed: 9)
+        for coding in [QuantizedCoding(components: 128, bits: 4), QuantizedCoding(components: 256, bits: 8)] {
+            var index = VectorIndex(dimension: dimension, coding: coding, precision: precision)
+            let coder = index.coder
+            // Rows put in out of order, one of them twice (the second wins).
+            for r in (0..<rows).reversed() + [3] {
+                let v = Array(data[(r * dimension)..<((r + 1) * dimension)])
+                index.set(row: Int32(r), coded: coder.code(r == 3 ? v.map { -$0 } : v))
+            }
+            for r in 0..<rows {
+                var v = Array(data[(r * dimension)..<((r + 1) * dimension)])
+                if r == 3 { v = v.map { -$0 } }
+                // What the index keeps: the fp16 rounding with that precision.
+                var bits = [UInt16](repeating: 0, count: dimension)
+                var kept = v
+                if precision == .float16 {
+                    LinearAlgebra.toHalf(v, into: &bits, count: dimension)
+                    LinearAlgebra.fromHalf(bits, into: &kept, count: dimension)
+                }
+                #expect(index.vector(at: Int32(r)).map(\.bitPattern) == kept.map(\.bitPattern))
+                for (copy, c) in [(index.quantized!, coding), (index.rescoring!, QuantizedCoding(components: dimension, bits: 8))] {
+                    var codes = [Int8](repeating: 0, count: c.bytesPerRow)
+                    let scale = QuantizedRows.code(kept, components: c.components, bits: c.bits, into: &codes)
+                    let width = copy.bytesPerRow
+                    let stored = copy.codes.withUnsafeBufferPointer { Array($0[(r * width)..<((r + 1) * width)]) }
+                    #expect(stored == codes && copy.scales.withUnsafeBufferPointer { $0[r] } == scale, "row \(r), \(c)")
+                }
+            }
+            #expect(index.count == rows)
+        }
+    }
 }
