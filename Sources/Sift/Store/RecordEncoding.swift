@@ -117,7 +117,7 @@ extension StoredItem {
     /// 2: ends with a checksum (``RecordChecksum``); 1 is still read.
     static let encodingVersion: UInt8 = 2
     /// 3: as 2, and the vector may be stored as fp16 (its tag 2); written only for such a
-    /// record, so a store of fp32 vectors stays readable by a Sift that knows version 2.
+    /// record (store schema 4, which a Sift that does not know it refuses to open).
     static let halfVectorEncodingVersion: UInt8 = 3
 
     /// The record; with `halfVector`, the vector as fp16 (half the bytes: what an index whose
