@@ -307,6 +307,44 @@ struct CheckRepairTests {
         #expect(try await reopened.search(query).results == written && !written.isEmpty)
     }
 
+    @Test("A schema-3 store of fp32 vectors opens as schema 4, takes fp16 records beside its own, and reopens ranking the same")
+    func olderStoreTakesHalfVectors() async throws {
+        let directory = try TemporaryDirectory()
+        let items = (0..<60).map { i in
+            SearchableItem(id: ItemID("n\(i)"), domain: "note", title: "note \(i)", content: "tea \(i % 7) matcha oolong \(i % 3)")
+        }
+        // Written as a Sift before schema 4 would: fp32 vectors, user_version 3.
+        var older = DamageFixture.configuration(directory.url)
+        older.vectorPrecision = .float32
+        do {
+            let index = try SearchIndex(configuration: older)
+            try await index.upsert(Array(items[0..<30]))
+        }
+        do {
+            let store = try Store(directory: directory.url)
+            try store.database.execute("PRAGMA user_version = 3")
+        }
+        let configuration = DamageFixture.configuration(directory.url)
+        let query = SearchQuery("matcha tea", limit: 20, mode: .hybrid)
+        let written: [SearchResult]
+        do {
+            let index = try SearchIndex(configuration: configuration)
+            try await index.upsert(Array(items[30...]))
+            written = try await index.search(query).results
+        }
+        let store = try Store(directory: directory.url)
+        var version: Int64 = 0
+        try store.database.query("PRAGMA user_version") { version = $0.int(0) }
+        var versions: [UInt8: Int] = [:]
+        try store.database.query("SELECT payload FROM items") { versions[$0.blob(0).first ?? 0, default: 0] += 1 }
+        #expect(version == Store.schemaVersion)
+        #expect(versions == [StoredItem.encodingVersion: 30, StoredItem.halfVectorEncodingVersion: 30])
+        IndexSnapshot.remove(in: directory.url)
+        let reopened = try SearchIndex(configuration: configuration)
+        #expect(try await reopened.search(query).results == written && written.count == 20)
+        try await reopened.checkInvariants()
+    }
+
     @Test("A damaged snapshot is reported; the store stays whole, and repair writes a new snapshot")
     func damagedSnapshot() async throws {
         let fixture = try await DamageFixture(count: 20)
