@@ -283,12 +283,24 @@ struct CheckRepairTests {
         #expect(throws: (any Error).self) { try StoredItem(decoding: RecordChecksum.appended(to: body)) }
     }
 
+    /// `count` short notes that all match "matcha tea".
+    static func teaNotes(_ count: Int) -> [SearchableItem] {
+        (0..<count).map { i in
+            SearchableItem(id: ItemID("n\(i)"), domain: "note", title: "note \(i)", content: "tea \(i % 7) matcha oolong \(i % 3)")
+        }
+    }
+
+    /// How many of the store's item records are of each encoding version (their first byte).
+    static func recordVersions(_ store: Store) throws -> [UInt8: Int] {
+        var versions: [UInt8: Int] = [:]
+        try store.database.query("SELECT payload FROM items") { versions[$0.blob(0).first ?? 0, default: 0] += 1 }
+        return versions
+    }
+
     @Test("An index of fp16 rows stores fp16 vectors: opened without its snapshot, it ranks as the one that wrote them")
     func halfVectorStore() async throws {
         let directory = try TemporaryDirectory()
-        let items = (0..<40).map { i in
-            SearchableItem(id: ItemID("n\(i)"), domain: "note", title: "note \(i)", content: "tea \(i % 7) matcha oolong \(i % 3)")
-        }
+        let items = Self.teaNotes(40)
         let configuration = DamageFixture.configuration(directory.url)
         let query = SearchQuery("matcha tea", limit: 10, mode: .hybrid)
         let written: [SearchResult]
@@ -299,9 +311,7 @@ struct CheckRepairTests {
         }
         IndexSnapshot.remove(in: directory.url)
         let store = try Store(directory: directory.url)
-        var versions: [UInt8] = []
-        try store.database.query("SELECT payload FROM items") { versions.append($0.blob(0).first ?? 0) }
-        #expect(versions.count == items.count && versions.allSatisfy { $0 == StoredItem.halfVectorEncodingVersion })
+        #expect(try Self.recordVersions(store) == [StoredItem.halfVectorEncodingVersion: items.count])
         try store.forEachItem { #expect($0.vector?.count == FakeEmbedder().dimension) }
         let reopened = try SearchIndex(configuration: configuration)
         #expect(try await reopened.search(query).results == written && !written.isEmpty)
@@ -310,9 +320,7 @@ struct CheckRepairTests {
     @Test("A schema-3 store of fp32 vectors opens as schema 4, takes fp16 records beside its own, and reopens ranking the same")
     func olderStoreTakesHalfVectors() async throws {
         let directory = try TemporaryDirectory()
-        let items = (0..<60).map { i in
-            SearchableItem(id: ItemID("n\(i)"), domain: "note", title: "note \(i)", content: "tea \(i % 7) matcha oolong \(i % 3)")
-        }
+        let items = Self.teaNotes(60)
         // Written as a Sift before schema 4 would: fp32 vectors, user_version 3.
         var older = DamageFixture.configuration(directory.url)
         older.vectorPrecision = .float32
@@ -335,10 +343,8 @@ struct CheckRepairTests {
         let store = try Store(directory: directory.url)
         var version: Int64 = 0
         try store.database.query("PRAGMA user_version") { version = $0.int(0) }
-        var versions: [UInt8: Int] = [:]
-        try store.database.query("SELECT payload FROM items") { versions[$0.blob(0).first ?? 0, default: 0] += 1 }
         #expect(version == Store.schemaVersion)
-        #expect(versions == [StoredItem.encodingVersion: 30, StoredItem.halfVectorEncodingVersion: 30])
+        #expect(try Self.recordVersions(store) == [StoredItem.encodingVersion: 30, StoredItem.halfVectorEncodingVersion: 30])
         IndexSnapshot.remove(in: directory.url)
         let reopened = try SearchIndex(configuration: configuration)
         #expect(try await reopened.search(query).results == written && written.count == 20)
