@@ -20,11 +20,11 @@ struct IndexState: Sendable {
         self.vectors = vectors
     }
 
-    /// Projects `stored`, whose keyword analysis is `analysis` (see ``prepare(_:embedder:titleWeight:needsVector:)``).
-    mutating func project(_ stored: StoredItem, analysis: AnalyzedDocument, coded: VectorIndex.CodedRow? = nil) {
-        let (row, _) = table.assign(stored.item.id)
-        keyword.insert(analysis, at: row)
-        place(stored, at: row, coded: coded)
+    /// Projects an item ``prepare(_:embedder:titleWeight:needsVector:consumingInOrder:)`` made.
+    mutating func project(_ prepared: PreparedItem) {
+        let (row, _) = table.assign(prepared.stored.item.id)
+        keyword.insert(prepared.analysis, at: row)
+        place(prepared, at: row)
     }
 
     /// Projects prepared items in order: the same as projecting them one after another. When
@@ -44,19 +44,16 @@ struct IndexState: Sendable {
         } else {
             for (p, row) in zip(batch, rows) { keyword.insert(p.analysis, at: row) }
         }
-        for (p, row) in zip(batch, rows) { place(p.stored, at: row, coded: p.coded) }
+        for (p, row) in zip(batch, rows) { place(p, at: row) }
     }
 
-    /// The item cache, attributes, vector and domain name of an item at its row; the vector from
-    /// `coded` when the preparation made it (the same row as from the vector).
-    private mutating func place(_ stored: StoredItem, at row: Int32, coded: VectorIndex.CodedRow?) {
+    /// The item cache, attributes, vector (as the preparation coded it for this index) and domain
+    /// name of an item at its row.
+    private mutating func place(_ prepared: PreparedItem, at row: Int32) {
+        let stored = prepared.stored
         items.set(stored.item, at: Int(row))
         attributes.set(row: row, item: stored.item)
-        if let coded {
-            vectors?.set(row: row, coded: coded)
-        } else if let v = stored.vector, v.count == vectors?.dimension {
-            vectors?.set(row: row, vector: v)
-        }
+        if let coded = prepared.coded { vectors?.set(row: row, coded: coded) }
         if domainNames[stored.item.domain] == nil || stored.item.displayName != nil {
             domainNames[stored.item.domain] = stored.item.displayName
         }

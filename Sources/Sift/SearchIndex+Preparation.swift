@@ -43,9 +43,4 @@ extension IndexState {
         for i in analysers.indices { keyword.learnStems(analysers[i].takeLearnedStems()) }
         return prepared
     }
-
-    /// Projects a prepared item.
-    mutating func project(_ prepared: PreparedItem) {
-        project(prepared.stored, analysis: prepared.analysis, coded: prepared.coded)
-    }
 }

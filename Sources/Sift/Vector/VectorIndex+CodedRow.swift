@@ -1,24 +1,27 @@
 import Foundation
 
+extension QuantizedCoding {
+    /// The codes of `vector`'s first ``components`` and their scale, as
+    /// ``QuantizedRows/set(row:vector:)`` stores them; pure, so any thread may make them.
+    func code(_ vector: UnsafePointer<Float>) -> QuantizedRows.CodedRow {
+        var scale: Float = 0
+        let (components, bits) = (self.components, self.bits)
+        let codes = [Int8](unsafeUninitializedCapacity: bytesPerRow) { buffer, count in
+            scale = QuantizedRows.code(vector, components: components, bits: bits, into: buffer.baseAddress!)
+            count = buffer.count
+        }
+        return QuantizedRows.CodedRow(codes: codes, scale: scale)
+    }
+}
+
 extension QuantizedRows {
-    /// One row's codes and scale, as ``set(row:vector:)`` makes them.
+    /// One row's codes and scale (``QuantizedCoding/code(_:)``).
     struct CodedRow: Sendable {
         var codes: [Int8]
         var scale: Float
     }
 
-    /// The codes of `vector`'s first ``components``; pure, so any thread may make them.
-    func code(_ vector: UnsafePointer<Float>) -> CodedRow {
-        var scale: Float = 0
-        let (components, bits) = (self.components, self.bits)
-        let codes = [Int8](unsafeUninitializedCapacity: bytesPerRow) { buffer, count in
-            scale = Self.code(vector, components: components, bits: bits, into: buffer.baseAddress!)
-            count = buffer.count
-        }
-        return CodedRow(codes: codes, scale: scale)
-    }
-
-    /// Puts `coded` (from ``code(_:)`` of a copy with the same coding) in `row`.
+    /// Puts `coded` (from this copy's ``coding``) in `row`.
     /// - Complexity: O(components), amortised.
     mutating func set(row: Int32, coded: CodedRow) {
         precondition(coded.codes.count == bytesPerRow)
@@ -54,9 +57,9 @@ extension VectorIndex {
     struct RowCoder: Sendable {
         let dimension: Int
         let precision: VectorPrecision
-        /// Empty copies with the index's coding (only their coding is read).
-        let quantized: QuantizedRows?
-        let rescoring: QuantizedRows?
+        /// What the index's quantized and re-scoring copies code.
+        let quantized: QuantizedCoding?
+        let rescoring: QuantizedCoding?
 
         /// `vector` as the index keeps it: for `.float16`, the copies code the rounded components,
         /// as a snapshot's rows make them.
@@ -90,12 +93,9 @@ extension VectorIndex {
         }
     }
 
-    /// What codes rows for this index (empty copies carry its coding, not its rows).
+    /// What codes rows for this index.
     var coder: RowCoder {
-        RowCoder(
-            dimension: dimension, precision: precision,
-            quantized: quantized.map { QuantizedRows(dimension: dimension, components: $0.components, bits: $0.bits) },
-            rescoring: rescoring.map { _ in QuantizedRows.rescoring(dimension: dimension) })
+        RowCoder(dimension: dimension, precision: precision, quantized: quantized?.coding, rescoring: rescoring?.coding)
     }
 
     /// Stores `coded` (from this index's ``coder``) as `row`'s vector.

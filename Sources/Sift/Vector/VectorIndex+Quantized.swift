@@ -79,7 +79,7 @@ package struct QuantizedRows: Sendable {
     /// Quantises `vector` into `row`. - Complexity: O(components), amortised.
     package mutating func set(row: Int32, vector: [Float]) {
         precondition(vector.count >= components)
-        set(row: row, coded: vector.withUnsafeBufferPointer { code($0.baseAddress!) })
+        set(row: row, coded: vector.withUnsafeBufferPointer { coding.code($0.baseAddress!) })
     }
 
     /// Codes the first `components` of `vector` into `codes`, scaled by their largest magnitude to
