@@ -54,8 +54,8 @@ enum Parallel {
         }
     }
 
-    /// `transform(&worker, i)` for every i in `0..<count`, in order. The range is cut into a few
-    /// chunks per core; each chunk gets its own worker state from `makeWorker` (made and, after
+    /// `transform(&worker, i)` for every i in `0..<count`, in order. The range is cut into
+    /// chunks, 16 a core; each chunk gets its own worker state from `makeWorker` (made and, after
     /// the loop, handed to `finishWorker` on the calling thread, in chunk order) and runs on
     /// one thread. With a `transform` that depends only on `i` (and on worker state that
     /// cannot change its result, such as a cache), the result is that of a serial loop.
@@ -63,25 +63,7 @@ enum Parallel {
         count: Int, makeWorker: () -> Worker, finishWorker: (Worker) -> Void,
         _ transform: (inout Worker, Int) -> T
     ) -> [T] {
-        guard count > 0 else { return [] }
-        let cores = Self.cores
-        let chunks = count < minimumCount || cores < 2 ? 1 : min(cores * 4, count / (minimumCount / 2))
-        var workers = (0..<chunks).map { _ in makeWorker() }
-        let result = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            workers.withUnsafeMutableBufferPointer { workers in
-                // Each chunk writes only its own results and its own worker.
-                let results = buffer.baseAddress!
-                let workers = workers.baseAddress!
-                forEachChunk(count: count, chunks: chunks) { c, range in
-                    for i in range {
-                        (results + i).initialize(to: transform(&workers[c], i))
-                    }
-                }
-            }
-            initialized = count
-        }
-        for w in workers { finishWorker(w) }
-        return result
+        map(count: count, makeWorker: makeWorker, finishWorker: finishWorker, transform, consumingInOrder: { _, _ in })
     }
 
     /// ``map(count:makeWorker:finishWorker:_:)`` that also hands each chunk's results to
@@ -89,16 +71,15 @@ enum Parallel {
     /// needs the results in order (a store's inserts) runs beside the transform instead of after
     /// it. `consume` gets chunk after chunk (`range`, and the results of `range`), never two at
     /// a time, each after its chunk is done, on whichever thread finished that chunk or a later
-    /// one (or on the calling thread); it has consumed every chunk when this returns. The
-    /// results are those of ``map(count:makeWorker:finishWorker:_:)``; the chunks are smaller.
+    /// one (or on the calling thread); it has consumed every chunk when this returns.
     static func map<Worker, T>(
         count: Int, makeWorker: () -> Worker, finishWorker: (Worker) -> Void,
         _ transform: (inout Worker, Int) -> T, consumingInOrder consume: (Range<Int>, UnsafeBufferPointer<T>) -> Void
     ) -> [T] {
         guard count > 0 else { return [] }
-        // Finer than `map`'s chunks: the consumer cannot start before the first chunk is done,
-        // and the last chunk's consumption and a thread left waiting for the other's last chunk
-        // are not overlapped (at 100k items in upserts of 1,000: 4 chunks a core 3.05-3.38 s,
+        // Fine chunks: the consumer cannot start before the first chunk is done, and the last
+        // chunk's consumption and a thread left waiting for the other's last chunk are not
+        // overlapped (at 100k items in upserts of 1,000: 4 chunks a core 3.05-3.38 s,
         // 16 a core 2.76-2.90 s to prepare and insert, `sift-bench`).
         let chunks = count < minimumCount || cores < 2 ? 1 : min(cores * 16, count / (minimumCount / 2))
         func range(_ c: Int) -> Range<Int> { (count * c / chunks)..<(count * (c + 1) / chunks) }
