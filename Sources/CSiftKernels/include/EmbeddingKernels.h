@@ -25,6 +25,10 @@ void sift_accumulate_int8_rows_at_most(int level, float *acc, const void *rows, 
 void sift_accumulate_int8_rows_portable(float *acc, const unsigned char *rows, size_t stride,
                                         const sift_term *terms, size_t n, size_t dim);
 
+/// Asks for the cache line holding `address` ahead of its use (a hint: it loads nothing and
+/// cannot fault). The featurizer uses it for the vocabulary filter's probes of the next terms.
+static inline void sift_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
+
 /// Whether the AVX2 path is in use on this CPU (for the benchmark's report).
 int sift_kernels_avx2(void);
 

@@ -173,7 +173,14 @@ package struct NGramFeaturizer: Sendable, Equatable {
     /// ``forEachWordFeature(of:_:)`` with each feature's kind.
     @inline(__always)
     func forEachTermFeature(of term: UnsafeBufferPointer<UInt8>, _ body: (Int, Float, Kind) -> Void) {
-        let h = Self.unigramHash(term)
+        forEachTermFeature(of: term, unigramHash: Self.unigramHash(term), body)
+    }
+
+    /// ``forEachTermFeature(of:_:)`` with the term's unigram hash already taken.
+    @inline(__always)
+    func forEachTermFeature(
+        of term: UnsafeBufferPointer<UInt8>, unigramHash h: UInt64, _ body: (Int, Float, Kind) -> Void
+    ) {
         let known = vocabulary?.contains(h) ?? true
         if known { body(bucket(ofHash: h), wordWeight, .word) }
         if !(known && nGramsOnlyForUnknownWords && vocabulary != nil) {
@@ -267,29 +274,6 @@ package struct NGramFeaturizer: Sendable, Equatable {
     @inline(__always)
     package func forEachFeature(in text: String, _ body: (Int, Float, Kind) -> Void) {
         forEachFeature(in: text, termWeight: { _ in 1 }, body)
-    }
-
-    /// The features of ``forEachFeature(in:_:)`` in the same order, each term's (its unigram
-    /// and character n-grams) multiplied by `termWeight(term)` and each bigram by the geometric
-    /// mean of its two terms' weights. With every weight 1 the weights are the same bits.
-    @inline(__always)
-    package func forEachFeature(
-        in text: String, termWeight: (UnsafeBufferPointer<UInt8>) -> Float, _ body: (Int, Float, Kind) -> Void
-    ) {
-        var previous: UInt64? = nil
-        var previousWeight: Float = 1
-        forEachTerm(in: text) { term in
-            let w = termWeight(term)
-            forEachTermFeature(of: term) { bucket, weight, kind in body(bucket, w == 1 ? weight : weight * w, kind) }
-            if usesBigrams {
-                if let prefix = previous, let bucket = bigramBucket(prefix: prefix, second: term) {
-                    let pair = previousWeight == 1 && w == 1 ? 1 : (previousWeight * w).squareRoot()
-                    body(bucket, bigramWeight * pair, .bigram)
-                }
-                previous = bigramPrefix(term)
-                previousWeight = w
-            }
-        }
     }
 
     /// Every feature of `text` as (bucket, weight, kind) triples; convenient for tests and tools.

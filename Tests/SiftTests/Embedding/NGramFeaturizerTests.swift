@@ -95,6 +95,67 @@ struct NGramFeaturizerTests {
         #expect(unfiltered.features(of: "machine learning").map(\.bucket) == featurizer.features(of: "machine learning").map(\.bucket))
     }
 
+    /// The features of `text` taken one term at a time, as the featurizer's documentation
+    /// states them: each term's unigram and n-grams, then the bigram it closes.
+    private func termByTerm(
+        _ f: NGramFeaturizer, _ text: String, weight: (String) -> Float
+    ) -> [(bucket: Int, weight: Float, kind: NGramFeaturizer.Kind)] {
+        var out: [(bucket: Int, weight: Float, kind: NGramFeaturizer.Kind)] = []
+        var previous: (prefix: UInt64, weight: Float)? = nil
+        for term in f.terms(of: text) {
+            var bytes = Array(term.utf8)
+            let w = weight(term)
+            bytes.withUnsafeBufferPointer { t in
+                f.forEachTermFeature(of: t) { out.append(($0, w == 1 ? $1 : $1 * w, $2)) }
+                if let (prefix, pw) = previous, let bucket = f.bigramBucket(prefix: prefix, second: t) {
+                    out.append((bucket, f.bigramWeight * (pw == 1 && w == 1 ? 1 : (pw * w).squareRoot()), .bigram))
+                }
+                previous = (f.bigramPrefix(t), w)
+            }
+        }
+        return out
+    }
+
+    @Test("Terms held back while the filter's words are fetched give the same features, in order")
+    func heldTermsChangeNothing() {
+        var filter = FeatureFilter(log2Bits: 12, probes: 3)
+        let words = (0..<40).map { "word\($0)" }
+        for (i, word) in words.enumerated() where i % 3 != 0 {
+            var w = word
+            w.withUTF8 { filter.insert(NGramFeaturizer.unigramHash($0)) }
+        }
+        let base = NGramFeaturizer(bucketBits: 17, bigramWeight: 0.3)
+        let f = base.with(vocabulary: filter)
+        for i in stride(from: 1, to: 40, by: 2) {
+            let prefix = Array(words[i - 1].utf8).withUnsafeBufferPointer { f.bigramPrefix($0) }
+            var second = words[i]
+            second.withUTF8 { filter.insert(NGramFeaturizer.bigramHash(prefix: prefix, second: $0)) }
+        }
+        let g = base.with(vocabulary: filter)
+        let long = String(repeating: "x", count: NGramFeaturizer.heldBytes + 7)
+        let texts = [
+            words.joined(separator: " "),  // more terms than are held at once
+            (words.prefix(10) + [long] + words.suffix(10)).joined(separator: " "),  // a term too long to hold
+            words.map { String(repeating: $0, count: 9) }.joined(separator: " "),  // more bytes than are held
+            "Café русский naïve " + words.prefix(20).joined(separator: " "),
+        ]
+        for model in [base, f, g] {
+            for text in texts {
+                let weight: (String) -> Float = { $0.count % 2 == 0 ? 0.5 : 1 }
+                var weighted: [(bucket: Int, weight: Float, kind: NGramFeaturizer.Kind)] = []
+                model.forEachFeature(in: text, termWeight: { weight(String(decoding: $0, as: UTF8.self)) }) {
+                    weighted.append(($0, $1, $2))
+                }
+                for (got, want) in [
+                    (model.features(of: text), termByTerm(model, text) { _ in 1 }), (weighted, termByTerm(model, text, weight: weight)),
+                ] {
+                    #expect(got.count == want.count)
+                    #expect(zip(got, want).allSatisfy { $0.bucket == $1.bucket && $0.weight == $1.weight && $0.kind == $1.kind })
+                }
+            }
+        }
+    }
+
     @Test("Texts without terms have no features")
     func noFeatures() {
         #expect(featurizer.features(of: "").isEmpty)
