@@ -77,8 +77,14 @@ struct Relevance {
 extension Ranker {
     /// The fusion inputs over the final candidates (after feedback).
     mutating func prepareFusion() {
-        normalizer = MinMaxNormalizer(
-            rows: candidates, keyword: bm25, cosine: semantic.hasCosine ? buffers.cosine : nil, floorRows: floorRows)
+        // Outside linear hybrid fusion the normalised scores only explain a result: a pass over
+        // every candidate (every match, in keyword mode) that an unexplained query skips.
+        var linear = false
+        if case .linear = fusion.method { linear = request.mode == .hybrid }
+        if linear || request.explain {
+            normalizer = MinMaxNormalizer(
+                rows: candidates, keyword: bm25, cosine: semantic.hasCosine ? buffers.cosine : nil, floorRows: floorRows)
+        }
         if request.mode == .hybrid, case .reciprocalRank = fusion.method {
             reciprocalRanks = ReciprocalRanks(candidates: candidates, keyword: bm25, cosine: buffers.cosine, order: order)
         }

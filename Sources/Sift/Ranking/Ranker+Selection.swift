@@ -12,9 +12,14 @@ extension Ranker {
     func select(_ rows: [Int32], k: Int) -> RowTopK {
         var top = RowTopK(k: k)
         var threshold = top.threshold
+        let largestBound = priors.bounds.map { max($0.plain, $0.titled) }
         for row in rows {
             let r = relevance(row)
-            if let bounds = priors.bounds, r.value >= 0, r.value * (mayBeginTitle(row) ? bounds.titled : bounds.plain) < threshold {
+            // Below the threshold even at the larger bound: out without reading whether its
+            // title may begin with the query (the same test: r ≥ 0 keeps the products in order).
+            if let bounds = priors.bounds, r.value >= 0,
+                r.value * largestBound! < threshold || r.value * (mayBeginTitle(row) ? bounds.titled : bounds.plain) < threshold
+            {
                 continue
             }
             let s = factors(of: row, relevance: r.value, keywordScore: r.keyword, cosine: r.cosine).final

@@ -152,7 +152,8 @@ struct Ranker {
     mutating func finish() {
         for (i, row) in keywordFeedback.rows.enumerated() { bm25[Int(row)] = keywordFeedback.before[i] }
         buffers.accumulator.giveBackScores(&bm25)
-        for row in candidates { buffers.isCandidate[Int(row)] = false }
+        // Keyword mode takes the matches as they are (`takeKeywordMatches`), never marked.
+        if request.mode != .keyword { for row in candidates { buffers.isCandidate[Int(row)] = false } }
         candidates = []  // may share the accumulator's list: release it before the reset
         buffers.accumulator.reset()
     }

@@ -17,6 +17,38 @@ struct HybridRankingTests {
     }
 
     @Test(
+        "Unexplained queries rank as explained ones (keyword and semantic mode skip the min-max pass that only explains), and leave nothing behind for the next query"
+    )
+    func unexplainedQueriesRankAsExplained() async throws {
+        let items = (0..<40).map { i in
+            SearchableItem(
+                id: ItemID(String(format: "n-%02d", i)), domain: "note", title: "Walrus \(i % 5 == 0 ? "kelp" : "tide") \(i)",
+                content: Array(repeating: "walrus", count: 1 + i % 4).joined(separator: " ") + (i % 3 == 0 ? " kelp" : " gull"))
+        }
+        let index = try await makeIndex(items)
+        let fresh = try await makeIndex(items)
+        func query(_ mode: SearchMode, explain: Bool) -> SearchQuery {
+            SearchQuery(
+                "walrus kelp", limit: 100, mode: mode, understandsPhrases: false, prefixLastTerm: false, explain: explain,
+                minimumRelevance: 0)
+        }
+        for mode in [SearchMode.keyword, .semantic, .hybrid] {
+            let plain = try await index.search(query(mode, explain: false)).results
+            let explained = try await index.search(query(mode, explain: true)).results
+            #expect(plain.count == 40 || mode == .keyword)
+            #expect(plain.map(\.id) == explained.map(\.id) && plain.map(\.score) == explained.map(\.score), "\(mode)")
+            let normalized = explained.compactMap { $0.explanation?.normalizedKeyword }
+            #expect(normalized.count == explained.count && normalized.allSatisfy { (0...1).contains($0) })
+            if mode != .semantic { #expect(normalized.max() == 1, "\(mode): the best BM25F normalises to 1") }
+        }
+        // After keyword, semantic and hybrid queries on shared buffers, a hybrid query ranks as
+        // on an index that ran none.
+        let after = try await index.search(query(.hybrid, explain: false)).results
+        let first = try await fresh.search(query(.hybrid, explain: false)).results
+        #expect(after.map(\.id) == first.map(\.id) && after.map(\.score) == first.map(\.score))
+    }
+
+    @Test(
         "A bound on keyword candidates keeps the matches scoring at least the N-th best BM25F, ties included (and the nominees by cosine); a bound above the matches changes nothing"
     )
     func boundedKeywordCandidates() async throws {
