@@ -80,6 +80,9 @@ package struct RetrievalEvaluation: Sendable {
     package var quantizedScanMinimumRows: Int?
     /// Results below this calibrated relevance are cut (``SearchQuery/minimumRelevance``).
     package var minimumRelevance: Float = SearchQuery.defaultMinimumRelevance
+    /// The mode's answer floor (``RelevanceModel/Coefficients/answerFloor``) instead of the
+    /// library's, when set.
+    package var answerFloor: Float?
     /// How many of each query's results ``Report/judged`` keeps.
     package var judgedDepth = 10
 
@@ -104,6 +107,13 @@ package struct RetrievalEvaluation: Sendable {
             quantizedScan: quantizedScan, quantizedScanComponents: quantizedScanComponents)
         if let rows = quantizedScanMinimumRows { configuration.quantizedScanMinimumRows = rows }
         configuration.quantizedScanBits = quantizedScanBits
+        if let answerFloor {
+            switch mode {
+            case .hybrid: configuration.relevance.hybrid.answerFloor = answerFloor
+            case .keyword: configuration.relevance.keyword.answerFloor = answerFloor
+            case .semantic: configuration.relevance.semantic.answerFloor = answerFloor
+            }
+        }
         return configuration
     }
 

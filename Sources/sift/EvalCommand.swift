@@ -69,6 +69,11 @@ enum EvalCommand: Command {
                 names: ["--min-relevance"], value: "P",
                 help: "cut results whose calibrated relevance is below P (default \(SearchQuery.defaultMinimumRelevance), the library's)"),
             OptionSpec(
+                names: ["--answer-floor"], value: "P",
+                help:
+                    "a query of two or more words answers nothing when its best result is below P and no result says two of its words side by side (default: the library's, per mode; 0 off)"
+            ),
+            OptionSpec(
                 names: ["--features"], value: "FILE",
                 help:
                     "also write each query's best results as TSV: query, document, rank, grade, relevance and the evidence relevance read (scripts/fit-relevance.py fits on it)"
@@ -186,6 +191,12 @@ enum EvalCommand: Command {
             quantizedScanMinimumRows: a.flag("--int8") ? 0 : nil)
         evaluation.quantizedScanBits = bits
         evaluation.minimumRelevance = try minimumRelevance(a)
+        if let text = a.value("--answer-floor") {
+            guard let p = Float(text), p >= 0, p <= 1 else {
+                throw UsageError("--answer-floor expects a probability in 0…1, got \"\(text)\"")
+            }
+            evaluation.answerFloor = p
+        }
         evaluation.judgedDepth = try a.int("--features-depth", default: 10, range: 1...1000)
         if let foreign = a.value("--no-answer") {
             try await noAnswer(

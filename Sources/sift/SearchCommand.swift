@@ -45,6 +45,7 @@ enum SearchCommand: Command {
         if context.json {
             var object: [String: Any] = [
                 "below_min_relevance": report.belowMinimumRelevance,
+                "unanswered": report.unanswered,
                 "results": results.map { r -> [String: Any] in
                     var o: [String: Any] = [
                         "id": r.id.rawValue, "domain": r.domain, "title": r.title, "score": jsonNumber(r.score),
@@ -90,7 +91,12 @@ enum SearchCommand: Command {
             if let snippet = r.snippet { print("      " + marked(snippet, bold: bold)) }
             if let e = r.explanation { printExplanation(e) }
         }
-        if report.belowMinimumRelevance > 0 {
+        if report.unanswered {
+            let n = report.belowMinimumRelevance
+            print(
+                "(no answer here: none of the best \(n) result\(n == 1 ? "" : "s") says two of the query's words side by side, and the best is weak; --all shows them)"
+            )
+        } else if report.belowMinimumRelevance > 0 {
             let n = report.belowMinimumRelevance
             print("(\(n) more result\(n == 1 ? "" : "s") below relevance \(query.minimumRelevance) left out; --all shows them)")
         }

@@ -12,6 +12,11 @@ public struct QueryReport: Sendable, Equatable {
     /// How many of the best `limit` results were not returned, their calibrated relevance below
     /// ``SearchQuery/minimumRelevance``.
     public var belowMinimumRelevance: Int = 0
+    /// The query had no answer here: two or more words, its best result weak (calibrated
+    /// relevance below the mode's answer floor) and none of its results holding two of its words
+    /// side by side, so every result was left out (and counted in ``belowMinimumRelevance``).
+    /// Only with a ``SearchQuery/minimumRelevance`` above 0.
+    public var unanswered: Bool = false
     /// The terms keyword feedback added to the query (hybrid mode), with their shares.
     package var feedbackTerms: [KeywordIndex.FeedbackTerm] = []
 }

@@ -35,6 +35,8 @@ extension Ranker {
     mutating func results(_ top: RowTopK) -> [SearchResult] {
         let query = state.keyword.evidence(request.terms)
         var kept: [SearchResult] = []
+        var keptRows: [Int32] = []
+        var best: Float = 0
         for entry in top.sorted(precedes: order.precedes) {
             let found = evidence(entry.row, query)
             let relevance = relevanceModel.relevance(found, mode: request.mode)
@@ -42,6 +44,8 @@ extension Ranker {
                 report.belowMinimumRelevance += 1
                 continue
             }
+            keptRows.append(entry.row)
+            best = max(best, relevance)
             var explanation: Explanation?
             if request.explain {
                 var e = explain(entry.row)
@@ -54,6 +58,11 @@ extension Ranker {
             result.relevance = relevance
             result.evidence = found
             kept.append(result)
+        }
+        if isUnanswered(keptRows, best: best) {
+            report.belowMinimumRelevance += kept.count
+            report.unanswered = true
+            return []
         }
         return kept
     }

@@ -21,12 +21,17 @@ package struct RelevanceModel: Sendable, Equatable {
         package var keyword: Float
         package var coverage: Float
         package var cosine: Float
+        /// A query of two or more words has no answer when its best result is below this and
+        /// no result holds two of its words side by side (``Ranker/isUnanswered(_:best:)``);
+        /// 0 turns that off.
+        package var answerFloor: Float
 
-        package init(intercept: Float, keyword: Float = 0, coverage: Float = 0, cosine: Float = 0) {
+        package init(intercept: Float, keyword: Float = 0, coverage: Float = 0, cosine: Float = 0, answerFloor: Float = 0) {
             self.intercept = intercept
             self.keyword = keyword
             self.coverage = coverage
             self.cosine = cosine
+            self.answerFloor = answerFloor
         }
     }
 
@@ -84,8 +89,12 @@ package struct RelevanceModel: Sendable, Equatable {
     /// Fitted on SciFact's train judgments (809 queries, the top 10 of each in each mode) by
     /// `scripts/fit-relevance.py`; `Benchmarks/RESULTS.md`, "Calibrated relevance", has the fit
     /// and its checks.
+    /// The answer floors are the largest (in steps of 0.001) that cost SciFact train and its two
+    /// typo'd copies (seeds 7 and 101) at most 0.001 nDCG@10 each. Keyword mode has none: its
+    /// floor so chosen, 0.018, silenced three SciFact test queries (0.0033 nDCG@10), over the
+    /// 0.002 the cut may cost.
     package static let `default` = RelevanceModel(
-        hybrid: Coefficients(intercept: -7.2942, keyword: 6.5170, coverage: 1.7638, cosine: 2.8014),
+        hybrid: Coefficients(intercept: -7.2942, keyword: 6.5170, coverage: 1.7638, cosine: 2.8014, answerFloor: 0.007),
         keyword: Coefficients(intercept: -6.4580, keyword: 11.2707, coverage: -0.4300),
-        semantic: Coefficients(intercept: -7.0463, coverage: 7.2568, cosine: 2.0697))
+        semantic: Coefficients(intercept: -7.0463, coverage: 7.2568, cosine: 2.0697, answerFloor: 0.008))
 }
