@@ -13,9 +13,9 @@ extension Ranker {
 
     /// Whether to answer nothing: the cut is on, the query has two or more words whose stems
     /// follow each other (its last word left out while it is being typed), the best kept result's
-    /// relevance `best` is below the mode's ``RelevanceModel/Coefficients/answerFloor``, and no
-    /// kept result (`rows`) holds one of the query's word pairs side by side in its title, one
-    /// keyword or its content.
+    /// relevance `best` is below the mode's ``RelevanceModel/Coefficients/answerFloor``, and none
+    /// of the best ten kept results (`rows`, in ranked order) holds one of the query's word pairs
+    /// side by side in its title, one keyword or its content.
     /// - Complexity: O(the kept results' text) when the best result is below the floor, else O(1).
     func isUnanswered(_ rows: [Int32], best: Float) -> Bool {
         let floor = relevanceModel.coefficients(request.mode).answerFloor
