@@ -28,50 +28,77 @@ extension NGramFeaturizer {
     ) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.heldBytes) { bytes in
             withUnsafeTemporaryAllocation(of: HeldTerm.self, capacity: Self.heldTerms) { held in
-                var count = 0
-                var usedBytes = 0
-                var prefix: UInt64? = nil  // the bigram prefix of the last term taken
-                var previousWeight: Float = 1  // the weight of the last term given
-                func give(_ term: UnsafeBufferPointer<UInt8>, _ unigram: UInt64, _ bigram: UInt64?) {
-                    let w = termWeight(term)
-                    forEachTermFeature(of: term, unigramHash: unigram) { bucket, weight, kind in
-                        body(bucket, w == 1 ? weight : weight * w, kind)
-                    }
-                    if let bigram, vocabulary?.contains(bigram) ?? true {
-                        let pair = previousWeight == 1 && w == 1 ? 1 : (previousWeight * w).squareRoot()
-                        body(bucket(ofHash: bigram), bigramWeight * pair, .bigram)
-                    }
-                    previousWeight = w
-                }
-                func giveHeld() {
-                    for i in 0..<count {
-                        let t = held[i]
-                        give(UnsafeBufferPointer(rebasing: bytes[t.start..<(t.start + t.count)]), t.unigram, t.bigram)
-                    }
-                    count = 0
-                    usedBytes = 0
-                }
+                // The window's state is passed `inout` (not captured by nested functions), so
+                // that its accesses are checked statically.
+                var window = Window()
                 forEachTerm(in: text) { term in
-                    if count == Self.heldTerms || usedBytes + term.count > Self.heldBytes { giveHeld() }
+                    if window.count == Self.heldTerms || window.usedBytes + term.count > Self.heldBytes {
+                        giveHeld(&window, bytes, held, termWeight, body)
+                    }
                     let unigram = Self.unigramHash(term)
-                    let bigram = usesBigrams ? prefix.map { Self.bigramHash(prefix: $0, second: term) } : nil
-                    if usesBigrams { prefix = bigramPrefix(term) }
+                    let bigram = usesBigrams ? window.prefix.map { Self.bigramHash(prefix: $0, second: term) } : nil
+                    if usesBigrams { window.prefix = bigramPrefix(term) }
                     if let vocabulary {
                         vocabulary.prefetch(unigram)
                         if let bigram { vocabulary.prefetch(bigram) }
                     }
                     if term.count > Self.heldBytes {
-                        give(term, unigram, bigram)  // too long to hold (nothing is held now)
+                        // Too long to hold (nothing is held now).
+                        give(term, unigram, bigram, &window.previousWeight, termWeight, body)
                         return
                     }
-                    _ = UnsafeMutableBufferPointer(rebasing: bytes[usedBytes..<(usedBytes + term.count)])
-                        .update(fromContentsOf: term)
-                    held[count] = HeldTerm(start: usedBytes, count: term.count, unigram: unigram, bigram: bigram)
-                    count += 1
-                    usedBytes += term.count
+                    let start = window.usedBytes
+                    _ = UnsafeMutableBufferPointer(rebasing: bytes[start..<(start + term.count)]).update(fromContentsOf: term)
+                    held[window.count] = HeldTerm(start: start, count: term.count, unigram: unigram, bigram: bigram)
+                    window.count += 1
+                    window.usedBytes += term.count
                 }
-                giveHeld()
+                giveHeld(&window, bytes, held, termWeight, body)
             }
         }
+    }
+
+    /// What ``forEachFeature(in:termWeight:_:)`` holds between terms.
+    private struct Window {
+        /// Terms held, and bytes of them.
+        var count = 0
+        var usedBytes = 0
+        /// The bigram prefix of the last term taken.
+        var prefix: UInt64? = nil
+        /// The weight of the last term given.
+        var previousWeight: Float = 1
+    }
+
+    /// Gives the features of every held term, in order, and empties the window.
+    @inline(__always)
+    private func giveHeld(
+        _ window: inout Window, _ bytes: UnsafeMutableBufferPointer<UInt8>, _ held: UnsafeMutableBufferPointer<HeldTerm>,
+        _ termWeight: (UnsafeBufferPointer<UInt8>) -> Float, _ body: (Int, Float, Kind) -> Void
+    ) {
+        for i in 0..<window.count {
+            let t = held[i]
+            let term = UnsafeBufferPointer(rebasing: bytes[t.start..<(t.start + t.count)])
+            give(term, t.unigram, t.bigram, &window.previousWeight, termWeight, body)
+        }
+        window.count = 0
+        window.usedBytes = 0
+    }
+
+    /// Gives one term's features (its unigram and n-grams, then the bigram it closes), weighted by
+    /// `termWeight(term)`; `previousWeight` is the last given term's weight, and becomes this one's.
+    @inline(__always)
+    private func give(
+        _ term: UnsafeBufferPointer<UInt8>, _ unigram: UInt64, _ bigram: UInt64?, _ previousWeight: inout Float,
+        _ termWeight: (UnsafeBufferPointer<UInt8>) -> Float, _ body: (Int, Float, Kind) -> Void
+    ) {
+        let w = termWeight(term)
+        forEachTermFeature(of: term, unigramHash: unigram) { bucket, weight, kind in
+            body(bucket, w == 1 ? weight : weight * w, kind)
+        }
+        if let bigram, vocabulary?.contains(bigram) ?? true {
+            let pair = previousWeight == 1 && w == 1 ? 1 : (previousWeight * w).squareRoot()
+            body(bucket(ofHash: bigram), bigramWeight * pair, .bigram)
+        }
+        previousWeight = w
     }
 }
