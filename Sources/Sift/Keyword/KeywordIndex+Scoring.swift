@@ -153,7 +153,7 @@ extension KeywordIndex {
         var volume = 0
         for term in query { for t in term.terms { if let id = termIDs[t] { volume += postings.count(of: Int(id)) } } }
         let rows = rowTerms.count
-        let halves = volume >= splitAbove && rows >= 2 && ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 1
+        let halves = volume >= splitAbove && rows >= 2 && Parallel.cores > 1 ? 2 : 1
         fieldLengths.withUnsafeBufferPointer { lengths in
             scores.withUnsafeMutableBufferPointer { scores in
                 best.withUnsafeMutableBufferPointer { best in
