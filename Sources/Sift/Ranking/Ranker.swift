@@ -10,8 +10,8 @@ import Foundation
 /// 2. **Feedback** (`Ranker+Feedback.swift`): the query vector moved towards the best
 ///    first-pass results (Rocchio), and their most telling terms added to the keyword query
 ///    (RM3-like); both re-score the candidates only.
-/// 3. **Fusion** (`Fusion.swift`): each half min-max normalised over the candidates, then
-///    blended (linear or reciprocal rank) into a relevance.
+/// 3. **Fusion** (`Fusion.swift`): each half min-max normalised over the candidates (for linear
+///    fusion, or an explanation), then blended (linear or reciprocal rank) into a relevance.
 /// 4. **Factors** (`RankingFactors.swift`): relevance times donations, ranking hint, a domain
 ///    named in the query and a title that begins with the query.
 /// 5. **Selection** (`Ranker+Selection.swift`): the top k, skipping a candidate whose bound
@@ -20,7 +20,8 @@ import Foundation
 ///    feedback, and of the final ranking — are read from the vectors and ranked by their exact
 ///    cosines (`Ranker+Refinement.swift`).
 /// 6. **Relevance** (`Ranker+Selection.swift`): each selected result's calibrated relevance
-///    (``RelevanceModel``), from its own evidence; those below the query's minimum are cut.
+///    (``RelevanceModel``), from its own evidence; those below the query's minimum are cut; then
+///    whether the query has an answer here at all (`Ranker+Answer.swift`).
 /// 7. **Explanation**: every part of every returned score, for `--explain`.
 ///
 /// A ranker reads the index's projections in place and lives only as long as its query: the
