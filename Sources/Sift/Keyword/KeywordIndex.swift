@@ -269,8 +269,14 @@ package struct KeywordIndex: Sendable {
     /// Document frequency of a normalised word (lower-cased, diacritics folded) through its
     /// stem; a stop word counts as in every document.
     package func documentFrequency(ofWord word: String) -> Int {
-        let stem = stemMemo[word]?.stem ?? (analyzer.stopWords.contains(word) ? "" : PorterStemmer.stem(word))
+        let stem = stem(ofWord: word)
         return stem.isEmpty ? documentCount : documentFrequency(stem)
+    }
+
+    /// The index term of a normalised word: its stem, from the memo where it has one; "" for a
+    /// stop word.
+    func stem(ofWord word: String) -> String {
+        stemMemo[word]?.stem ?? (analyzer.stopWords.contains(word) ? "" : PorterStemmer.stem(word))
     }
 
     /// Lucene's BM25 idf.

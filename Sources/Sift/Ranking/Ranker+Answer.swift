@@ -32,30 +32,25 @@ extension Ranker {
 
     /// The query's consecutive stems, stop words skipped, as "first second" pairs.
     func queryWordPairs() -> Set<String> {
-        let analyzer = state.keyword.analyzer
-        var words = analyzer.terms(request.text)
-        let endsInWord = request.text.unicodeScalars.last.map(Analyzer.isWordScalarOrASCIIAlnum) ?? false
-        if request.prefixLastTerm && endsInWord && !words.isEmpty { words.removeLast() }
-        let stems = words.map { stem(of: $0) }
+        // The query's words as the title-prefix boost read them (stop words included).
+        let keyword = state.keyword
+        var stems = priors.headWords.map { keyword.stem(ofWord: $0) }.filter { !$0.isEmpty }
+        if priors.lastIsPrefix && !stems.isEmpty { stems.removeLast() }
         return Set(zip(stems, stems.dropFirst()).map { "\($0) \($1)" })
     }
 
     /// Whether two consecutive words of `text` (stop words skipped) are one of `pairs`.
     func holdsPair(of pairs: Set<String>, in text: String) -> Bool {
-        let analyzer = state.keyword.analyzer
+        let keyword = state.keyword
         var previous: String?
         var found = false
-        analyzer.forEachWord(text) { word, _ in
-            if found || analyzer.stopWords.contains(word) { return }
-            let current = stem(of: word)
+        keyword.analyzer.forEachWord(text) { word, _ in
+            if found { return }
+            let current = keyword.stem(ofWord: word)
+            if current.isEmpty { return }  // a stop word
             if let previous, pairs.contains("\(previous) \(current)") { found = true }
             previous = current
         }
         return found
-    }
-
-    /// A normalised word's stem, from the keyword index's memo where it has one.
-    private func stem(of word: String) -> String {
-        state.keyword.stemMemo[word]?.stem ?? PorterStemmer.stem(word)
     }
 }

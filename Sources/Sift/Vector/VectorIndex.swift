@@ -180,7 +180,7 @@ package struct VectorIndex: Sendable {
 
     /// Whether scans run on every core (when there are several). sift-bench turns it off to
     /// measure one thread; nothing else writes it.
-    nonisolated(unsafe) package static var splitsScans = ProcessInfo.processInfo.activeProcessorCount > 1
+    nonisolated(unsafe) package static var splitsScans = Parallel.cores > 1
 
     /// Rows per chunk of a scan split over the cores; a scan of less than two chunks' bytes
     /// stays on the calling thread.
