@@ -2,6 +2,7 @@
 #define SIFT_EMBEDDING_KERNELS_H
 #include <stddef.h>
 #include <stdint.h>
+#include "WordMemo.h"
 
 /// One feature of a text: the bucket whose row is added, and the weight it is added with.
 typedef struct {

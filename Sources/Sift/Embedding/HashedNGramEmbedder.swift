@@ -1,3 +1,4 @@
+import CSiftKernels
 import Foundation
 
 #if canImport(Glibc)
@@ -22,6 +23,9 @@ public struct HashedNGramEmbedder: Embedder {
     /// Whether the rows are int8 with per-row scales (otherwise fp32).
     public var isQuantized: Bool { table.quantization == .int8RowScaled }
     let table: EmbeddingTable
+    /// This instance's key in the threads' memos of word vectors (`WordMemo.h`): a new one for
+    /// every model made, shared by its copies.
+    let memoID: UInt64 = sift_next_model_id()
 
     /// `name@checksum`; changes whenever the model's bytes change.
     public var fingerprint: String {
@@ -130,29 +134,79 @@ public struct HashedNGramEmbedder: Embedder {
     }
 
     /// Writes into `output` the sum of the rows of `text`'s features, weighted as
-    /// ``NGramFeaturizer/forEachFeature(in:termWeight:_:)`` weighs them.
+    /// ``NGramFeaturizer/forEachFeature(in:termWeight:_:)`` weighs them, summed word by word:
+    /// each term's own rows (its unigram and character n-grams, at their weights for a term of
+    /// weight 1) are summed into the term's vector, rounded to fp16, which is added times the
+    /// term's weight; then the rows of the bigrams are added, in order. A term's vector depends on
+    /// the term alone, so the calling thread's memo (`WordMemo.h`) keeps it, and the term's next
+    /// occurrence adds it instead of summing its dozen rows of the table again: kept or summed
+    /// anew, the same bits.
     @inline(__always)
     private func sumRows(
         of text: String, termWeight: (UnsafeBufferPointer<UInt8>) -> Float, into output: UnsafeMutableBufferPointer<Float>
     ) {
         output.update(repeating: 0)
         let acc = output.baseAddress!
-        let table = self.table
-        // Features are gathered first, then added in batches, so that the table can fetch rows
-        // ahead (see EmbeddingTable.accumulate).
-        let capacity = 256
-        withUnsafeTemporaryAllocation(of: EmbeddingTable.Term.self, capacity: capacity) { batch in
-            var n = 0
-            featurizer.forEachFeature(in: text, termWeight: termWeight) { bucket, weight, _ in
-                batch[n] = EmbeddingTable.Term(bucket: Int32(truncatingIfNeeded: bucket), weight: weight)
-                n += 1
-                if n == capacity {
-                    table.accumulate(UnsafeBufferPointer(batch), into: acc)
-                    n = 0
+        let d = dimension
+        // The bigrams' rows are gathered, then added in batches, so that the table can fetch
+        // rows ahead (see EmbeddingTable.accumulate).
+        withUnsafeTemporaryAllocation(of: EmbeddingTable.Term.self, capacity: 2 * Self.batch) { terms in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: d) { sum in
+                withUnsafeTemporaryAllocation(of: UInt16.self, capacity: d) { rounded in
+                    let own = UnsafeMutableBufferPointer(rebasing: terms[0..<Self.batch])
+                    let bigrams = UnsafeMutableBufferPointer(rebasing: terms[Self.batch...])
+                    var pending = 0  // bigram rows gathered
+                    var previousWeight: Float = 1
+                    featurizer.forEachHashedTerm(in: text) { term, unigram, bigram in
+                        let w = termWeight(term)
+                        let vector =
+                            sift_word_memo_find(memoID, d, unigram, term.baseAddress, term.count)
+                            ?? termVector(term, unigram, own: own, sum: sum.baseAddress!, rounded: rounded.baseAddress!)
+                        sift_add_scaled_f16(acc, vector, w, d)
+                        if let bigram, featurizer.vocabulary?.contains(bigram) ?? true {
+                            let pair = previousWeight == 1 && w == 1 ? 1 : (previousWeight * w).squareRoot()
+                            bigrams[pending] = EmbeddingTable.Term(
+                                bucket: Int32(truncatingIfNeeded: featurizer.bucket(ofHash: bigram)), weight: featurizer.bigramWeight * pair
+                            )
+                            pending += 1
+                            if pending == Self.batch {
+                                table.accumulate(UnsafeBufferPointer(bigrams), into: acc)
+                                pending = 0
+                            }
+                        }
+                        previousWeight = w
+                    }
+                    if pending > 0 { table.accumulate(UnsafeBufferPointer(rebasing: bigrams[0..<pending]), into: acc) }
                 }
             }
-            if n > 0 { table.accumulate(UnsafeBufferPointer(rebasing: batch[0..<n]), into: acc) }
         }
+    }
+
+    /// Rows added to a sum in one call of the table's kernel.
+    private static let batch = 256
+
+    /// The sum of `term`'s own rows (its unigram, unless the vocabulary filter leaves it out, and
+    /// its character n-grams), rounded to fp16: kept in the thread's memo, or in `rounded` when
+    /// the memo cannot keep it. `own` and `sum` are scratch space.
+    @inline(__always)
+    private func termVector(
+        _ term: UnsafeBufferPointer<UInt8>, _ unigram: UInt64, own: UnsafeMutableBufferPointer<EmbeddingTable.Term>,
+        sum: UnsafeMutablePointer<Float>, rounded: UnsafeMutablePointer<UInt16>
+    ) -> UnsafeMutablePointer<UInt16> {
+        sum.update(repeating: 0, count: dimension)
+        var n = 0
+        featurizer.forEachTermFeature(of: term, unigramHash: unigram) { bucket, weight, _ in
+            own[n] = EmbeddingTable.Term(bucket: Int32(truncatingIfNeeded: bucket), weight: weight)
+            n += 1
+            if n == own.count {
+                table.accumulate(UnsafeBufferPointer(own), into: sum)
+                n = 0
+            }
+        }
+        if n > 0 { table.accumulate(UnsafeBufferPointer(rebasing: own[0..<n]), into: sum) }
+        let vector = sift_word_memo_insert(memoID, dimension, unigram, term.baseAddress, term.count) ?? rounded
+        sift_f32_to_f16(sum, vector, dimension)
+        return vector
     }
 }
 

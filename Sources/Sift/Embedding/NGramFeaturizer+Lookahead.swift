@@ -1,5 +1,5 @@
 extension NGramFeaturizer {
-    /// How many terms, and bytes of them, ``forEachFeature(in:termWeight:_:)`` holds back.
+    /// How many terms, and bytes of them, ``forEachHashedTerm(in:_:)`` holds back.
     static let heldTerms = 16
     static let heldBytes = 512
 
@@ -16,15 +16,28 @@ extension NGramFeaturizer {
     /// The features of ``forEachFeature(in:_:)`` in the same order, each term's (its unigram
     /// and character n-grams) multiplied by `termWeight(term)` and each bigram by the geometric
     /// mean of its two terms' weights. With every weight 1 the weights are the same bits.
-    ///
-    /// Terms are taken up to ``heldTerms`` ahead of the one whose features are given: taking a
-    /// term hashes its unigram and the bigram it closes and asks for the vocabulary filter's
-    /// words for both (``FeatureFilter/prefetch(_:)``), so that the look-ups, made when the term's
-    /// turn comes, find them in cache. Only the timing differs from taking the terms one by one:
-    /// the same features, weights and order, and `termWeight` is called in the terms' order.
     @inline(__always)
     package func forEachFeature(
         in text: String, termWeight: (UnsafeBufferPointer<UInt8>) -> Float, _ body: (Int, Float, Kind) -> Void
+    ) {
+        var previousWeight: Float = 1
+        forEachHashedTerm(in: text) { term, unigram, bigram in
+            give(term, unigram, bigram, &previousWeight, termWeight, body)
+        }
+    }
+
+    /// Calls `body(term, unigramHash, bigramHash)` for each term of `text` in order
+    /// (``forEachTerm(in:_:)``), with the hash of its unigram (``unigramHash(_:)``) and of the
+    /// bigram it closes (nil for the first term, or without bigrams), whether or not the
+    /// vocabulary filter holds them.
+    ///
+    /// Terms are taken up to ``heldTerms`` ahead of the one given: taking a term hashes its
+    /// unigram and the bigram it closes and asks for the vocabulary filter's words for both
+    /// (``FeatureFilter/prefetch(_:)``), so that the look-ups, made when the term's turn comes,
+    /// find them in cache. Only the timing differs from taking the terms one by one.
+    @inline(__always)
+    package func forEachHashedTerm(
+        in text: String, _ body: (UnsafeBufferPointer<UInt8>, UInt64, UInt64?) -> Void
     ) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.heldBytes) { bytes in
             withUnsafeTemporaryAllocation(of: HeldTerm.self, capacity: Self.heldTerms) { held in
@@ -33,7 +46,7 @@ extension NGramFeaturizer {
                 var window = Window()
                 forEachTerm(in: text) { term in
                     if window.count == Self.heldTerms || window.usedBytes + term.count > Self.heldBytes {
-                        giveHeld(&window, bytes, held, termWeight, body)
+                        giveHeld(&window, bytes, held, body)
                     }
                     let unigram = Self.unigramHash(term)
                     let bigram = usesBigrams ? window.prefix.map { Self.bigramHash(prefix: $0, second: term) } : nil
@@ -44,7 +57,7 @@ extension NGramFeaturizer {
                     }
                     if term.count > Self.heldBytes {
                         // Too long to hold (nothing is held now).
-                        give(term, unigram, bigram, &window.previousWeight, termWeight, body)
+                        body(term, unigram, bigram)
                         return
                     }
                     let start = window.usedBytes
@@ -53,32 +66,29 @@ extension NGramFeaturizer {
                     window.count += 1
                     window.usedBytes += term.count
                 }
-                giveHeld(&window, bytes, held, termWeight, body)
+                giveHeld(&window, bytes, held, body)
             }
         }
     }
 
-    /// What ``forEachFeature(in:termWeight:_:)`` holds between terms.
+    /// What ``forEachHashedTerm(in:_:)`` holds between terms.
     private struct Window {
         /// Terms held, and bytes of them.
         var count = 0
         var usedBytes = 0
         /// The bigram prefix of the last term taken.
         var prefix: UInt64? = nil
-        /// The weight of the last term given.
-        var previousWeight: Float = 1
     }
 
-    /// Gives the features of every held term, in order, and empties the window.
+    /// Gives every held term, in order, and empties the window.
     @inline(__always)
     private func giveHeld(
         _ window: inout Window, _ bytes: UnsafeMutableBufferPointer<UInt8>, _ held: UnsafeMutableBufferPointer<HeldTerm>,
-        _ termWeight: (UnsafeBufferPointer<UInt8>) -> Float, _ body: (Int, Float, Kind) -> Void
+        _ body: (UnsafeBufferPointer<UInt8>, UInt64, UInt64?) -> Void
     ) {
         for i in 0..<window.count {
             let t = held[i]
-            let term = UnsafeBufferPointer(rebasing: bytes[t.start..<(t.start + t.count)])
-            give(term, t.unigram, t.bigram, &window.previousWeight, termWeight, body)
+            body(UnsafeBufferPointer(rebasing: bytes[t.start..<(t.start + t.count)]), t.unigram, t.bigram)
         }
         window.count = 0
         window.usedBytes = 0

@@ -60,10 +60,11 @@ struct ModelFileTests {
         ])
     func goldenVectors(text: String, expected: [Float]) {
         // Values from a separate Python implementation of Models/MODEL.md (FNV-1a 64, Fibonacci
-        // bucketing, 3-5-grams of <word>, int8 rows with max|w|/127 scales) on the same seeded table.
+        // bucketing, 3-5-grams of <word>, int8 rows with max|w|/127 scales) on the same seeded table,
+        // summing the rows in full precision; Sift rounds each term's sum to fp16 (2^-11 of it).
         let v = tinyModel(quantized: true).embed(text)
         for (j, e) in expected.enumerated() {
-            #expect(abs(v[j] - e) < 2e-5, "component \(j): \(v[j]) vs \(e)")
+            #expect(abs(v[j] - e) < 1e-4, "component \(j): \(v[j]) vs \(e)")
         }
     }
 
