@@ -66,6 +66,56 @@ package struct Analyzer: Sendable {
 
     /// Calls `body` with each normalised word and its UTF-8 byte range.
     package func forEachWord(_ text: String, _ body: (String, Range<Int>) -> Void) {
+        let ascii = Self.forEachASCIIWord(text) { word, range in body(String(decoding: word, as: UTF8.self), range) }
+        if !ascii { forEachWordByScalar(text, body) }
+    }
+
+    /// ``forEachWord(_:_:)`` with each word's UTF-8 (valid during the call) instead of a String:
+    /// no String is made for a text of ASCII alone.
+    @inline(__always)
+    func forEachWordBytes(_ text: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Void) {
+        if Self.forEachASCIIWord(text, body) { return }
+        forEachWordByScalar(text) { word, range in
+            var word = word
+            word.withUTF8 { body($0, range) }
+        }
+    }
+
+    /// The words of a text of ASCII alone, byte by byte: the same words and ranges as the Unicode
+    /// rules give it, without decoding scalars. False, having called nothing, for a text with
+    /// any other byte.
+    @inline(__always)
+    static func forEachASCIIWord(_ text: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Void) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            for b in utf8 where b >= 0x80 { return false }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(utf8.count, 1)) { word in
+                var n = 0
+                var start = 0
+                for i in 0...utf8.count {
+                    let b: UInt8 = i < utf8.count ? utf8[i] : 0x20
+                    var lower: UInt8 = 0
+                    if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) {
+                        lower = b
+                    } else if b >= 0x41 && b <= 0x5A {
+                        lower = b &+ 32
+                    }
+                    if lower != 0 {
+                        if n == 0 { start = i }
+                        word[n] = lower
+                        n += 1
+                    } else if n > 0 {
+                        body(UnsafeBufferPointer(rebasing: word[0..<n]), start..<i)
+                        n = 0
+                    }
+                }
+            }
+            return true
+        }
+    }
+
+    /// ``forEachWord(_:_:)`` scalar by scalar, for any text.
+    func forEachWordByScalar(_ text: String, _ body: (String, Range<Int>) -> Void) {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(32)
         var start = -1

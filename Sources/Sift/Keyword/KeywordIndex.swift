@@ -53,7 +53,7 @@ package struct KeywordIndex: Sendable {
     var sortedTerms: [Int32] = []
     /// The stems of words analysed so far, "" for a stop word, with their terms' ids (see
     /// ``TermAnalyzer``).
-    var stemMemo: [String: StemEntry] = [:]
+    var stemMemo = StemMemo()
     /// Words of the memo whose stem had no term when they were learned: looked up again by
     /// ``resolveStemMemo()`` once the items that held them are indexed.
     var unresolvedStems: [String] = []
@@ -101,7 +101,7 @@ package struct KeywordIndex: Sendable {
     /// Adds stems an analyser learned to the memo, up to ``stemMemoLimit`` words.
     mutating func learnStems(_ learned: [String: StemEntry]) {
         for (word, entry) in learned where stemMemo.count < Self.stemMemoLimit {
-            guard stemMemo.updateValue(entry, forKey: word) == nil else { continue }
+            guard stemMemo.insert(entry, forWord: word) else { continue }
             if entry.id < 0 && !entry.stem.isEmpty { unresolvedStems.append(word) }
         }
     }
@@ -112,7 +112,7 @@ package struct KeywordIndex: Sendable {
         unresolvedStems.removeAll { word in
             guard let entry = stemMemo[word], entry.id < 0 else { return true }
             guard let id = termIDs[entry.stem] else { return false }
-            stemMemo[word]?.id = id
+            stemMemo.setID(id, forWord: word)
             return true
         }
     }
@@ -290,8 +290,14 @@ package struct KeywordIndex: Sendable {
     /// bytes a title word; two words share a hash one time in 65,535, and the title is read
     /// before a match counts.
     static func titleHash(_ word: String) -> UInt16 {
+        var word = word
+        return word.withUTF8 { titleHash(bytes: $0) }
+    }
+
+    /// ``titleHash(_:)`` of a word's UTF-8.
+    static func titleHash(bytes word: UnsafeBufferPointer<UInt8>) -> UInt16 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in word.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        for b in word { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         let folded = UInt16(truncatingIfNeeded: h ^ (h >> 16) ^ (h >> 32) ^ (h >> 48))
         return folded == 0 ? 1 : folded
     }

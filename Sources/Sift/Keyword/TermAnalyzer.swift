@@ -34,7 +34,7 @@ struct StemEntry: Sendable, Equatable {
 struct TermAnalyzer {
     let analyzer: Analyzer
     /// The index's memo, read only.
-    private var known: [String: StemEntry]
+    private var known: StemMemo
     /// Stems found here that `known` lacks, for the index to keep.
     private var learned: [String: StemEntry] = [:]
     /// The index's term ids when the analyser was made, read only.
@@ -44,7 +44,7 @@ struct TermAnalyzer {
     private var idSlots = TermSlots()
     private var slots: [String: Int] = [:]
 
-    init(analyzer: Analyzer, known: [String: StemEntry], termIDs: [String: Int32] = [:]) {
+    init(analyzer: Analyzer, known: StemMemo, termIDs: [String: Int32] = [:]) {
         self.analyzer = analyzer
         self.known = known
         self.termIDs = termIDs
@@ -52,8 +52,17 @@ struct TermAnalyzer {
 
     /// The stem of a normalised word and its term's id in `termIDs` (−1 if none), or nil for a
     /// stop word.
+    private mutating func stem(_ word: UnsafeBufferPointer<UInt8>) -> StemEntry? {
+        if let e = known.entry(forBytes: word) {
+            if e.stem.isEmpty { return nil }
+            return e.id >= 0 ? e : StemEntry(stem: e.stem, id: termIDs[e.stem] ?? -1)
+        }
+        return stem(String(decoding: word, as: UTF8.self))
+    }
+
+    /// ``stem(_:)`` for a word the index's memo does not hold.
     private mutating func stem(_ word: String) -> StemEntry? {
-        if let e = known[word] ?? learned[word] {
+        if let e = learned[word] {
             if e.stem.isEmpty { return nil }
             return e.id >= 0 ? e : StemEntry(stem: e.stem, id: termIDs[e.stem] ?? -1)
         }
@@ -83,18 +92,18 @@ struct TermAnalyzer {
         }
         let analyzer = self.analyzer
         var position = 0
-        analyzer.forEachWord(item.title) { word, _ in
-            if position < KeywordIndex.titleHeadLength { document.titleHeads.append(KeywordIndex.titleHash(word)) }
+        analyzer.forEachWordBytes(item.title) { word, _ in
+            if position < KeywordIndex.titleHeadLength { document.titleHeads.append(KeywordIndex.titleHash(bytes: word)) }
             position += 1
             if let s = stem(word) { Self.add(s, .title, to: &document, &idSlots, &slots) }
         }
         // Each keyword alone: a word cannot span the space that joining them would put between.
         for keyword in item.keywords {
-            analyzer.forEachWord(keyword) { word, _ in
+            analyzer.forEachWordBytes(keyword) { word, _ in
                 if let s = stem(word) { Self.add(s, .keywords, to: &document, &idSlots, &slots) }
             }
         }
-        analyzer.forEachWord(item.content) { word, _ in
+        analyzer.forEachWordBytes(item.content) { word, _ in
             if let s = stem(word) { Self.add(s, .content, to: &document, &idSlots, &slots) }
         }
         return document
@@ -141,7 +150,7 @@ struct TermAnalyzer {
     /// The stems learned here, handing back the memo and the term ids this analyser read (so
     /// that the index can add to them without copying them).
     mutating func takeLearnedStems() -> [String: StemEntry] {
-        known = [:]
+        known = StemMemo()
         termIDs = [:]
         defer { learned = [:] }
         return learned

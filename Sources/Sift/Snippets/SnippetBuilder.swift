@@ -18,7 +18,7 @@ struct SnippetBuilder {
 
     init(
         terms: [KeywordIndex.QueryTerm], queryText: String, analyzer: Analyzer = Analyzer(),
-        stemMemo: [String: StemEntry] = [:], embedder: (any Embedder)?
+        stemMemo: StemMemo = StemMemo(), embedder: (any Embedder)?
     ) {
         self.analyzer = analyzer
         self.matcher = SnippetMatcher(terms: terms, stemMemo: stemMemo, stopWords: analyzer.stopWords)

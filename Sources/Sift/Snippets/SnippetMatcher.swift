@@ -9,7 +9,7 @@ struct SnippetMatcher {
     /// The word being typed, its stem and its number.
     private var prefix: (word: String, stem: String, key: Int)?
     /// Normalised words to their stems ("" for a stop word), shared with the index.
-    private let stemMemo: [String: StemEntry]
+    private let stemMemo: StemMemo
     private let stopWords: Set<String>
     /// The first two UTF-8 bytes of every stem and prefix (all of a one-byte one): a word that
     /// begins otherwise cannot match — a Porter stem keeps its word's first two letters (a
@@ -21,7 +21,7 @@ struct SnippetMatcher {
     /// Number of distinct query words (keys run over `0..<keyCount`).
     private(set) var keyCount = 0
 
-    init(terms: [KeywordIndex.QueryTerm], stemMemo: [String: StemEntry] = [:], stopWords: Set<String> = StopWords.english) {
+    init(terms: [KeywordIndex.QueryTerm], stemMemo: StemMemo = StemMemo(), stopWords: Set<String> = StopWords.english) {
         self.stemMemo = stemMemo
         self.stopWords = stopWords
         for term in terms {

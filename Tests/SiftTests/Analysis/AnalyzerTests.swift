@@ -130,4 +130,26 @@ struct AnalyzerTests {
         }
         #expect(tokens.map(\.text) == ["unicode", "mixed", "text", "naive", "cafe", "русскии", "язык", "2026", "11", "30"])
     }
+
+    @Test("An ASCII text read byte by byte gives the words and ranges the Unicode rules give it")
+    func asciiFastPath() {
+        var rng = SplitMix64(seed: 2_026_1206)
+        let alphabet = Array("aZ09 ,.-_'\t\n!?()/:;@#$%^&*+=~`\"<>[]{}|\\Qxy7".utf8)
+        var texts = ["", " ", "a", "A", "don't stop-believing", "COVID-19 at 10:30am", "trailing word", "  lead", "x\u{7F}y"]
+        for _ in 0..<500 {
+            let n = Int(rng.next() % 60)
+            texts.append(String(decoding: (0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }, as: UTF8.self))
+        }
+        for text in texts {
+            var fast: [(String, Range<Int>)] = []
+            var slow: [(String, Range<Int>)] = []
+            #expect(Analyzer.forEachASCIIWord(text) { fast.append((String(decoding: $0, as: UTF8.self), $1)) })
+            analyzer.forEachWordByScalar(text) { slow.append(($0, $1)) }
+            #expect(fast.map(\.0) == slow.map(\.0), "\(text.debugDescription)")
+            #expect(fast.map(\.1) == slow.map(\.1), "\(text.debugDescription)")
+        }
+        var called = false
+        #expect(!Analyzer.forEachASCIIWord("café au lait") { _, _ in called = true })
+        #expect(!called, "a text with a non-ASCII byte is left to the Unicode rules, untouched")
+    }
 }
