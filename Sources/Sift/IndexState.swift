@@ -1,7 +1,8 @@
 import Foundation
 
 /// The in-memory projections of the store — identifier table, keyword index, vector index,
-/// item cache, donations — changed only together, after the store has committed.
+/// item cache, donations — changed only together, as the store commits (and changed back when
+/// its `COMMIT` fails: `SearchIndex.commitNow`).
 struct IndexState: Sendable {
     var table = IdentifierTable()
     var keyword: KeywordIndex
@@ -28,8 +29,9 @@ struct IndexState: Sendable {
     }
 
     /// Projects prepared items in order: the same as projecting them one after another. When
-    /// every one takes a new row, the keyword postings go in on two threads
-    /// (`KeywordIndex.insertNew(_:at:)`).
+    /// every one takes a new row, the keyword index takes them on one thread while the item
+    /// cache, attributes and vectors take them on another (the two share nothing), and the
+    /// keyword postings go in on two threads (`KeywordIndex.insertNew(_:at:)`).
     mutating func project(_ batch: [PreparedItem]) {
         var rows: [Int32] = []
         rows.reserveCapacity(batch.count)
@@ -39,13 +41,26 @@ struct IndexState: Sendable {
             rows.append(row)
             allNew = allNew && isNew && !keyword.contains(row: row)
         }
-        if allNew {
-            keyword.insertNew(batch.map(\.analysis), at: rows)
-        } else {
+        guard allNew else {
             for (p, row) in zip(batch, rows) { keyword.insert(p.analysis, at: row) }
+            for (p, row) in zip(batch, rows) { place(p, at: row) }
+            return
         }
-        for (p, row) in zip(batch, rows) { place(p, at: row) }
+        // The keyword index is taken out of `self` so that each half touches its own memory.
+        var keyword = KeywordIndex(parameters: self.keyword.parameters, analyzer: self.keyword.analyzer)
+        swap(&keyword, &self.keyword)
+        let analyses = batch.map(\.analysis)
+        Parallel.forEach(iterations: batch.count >= Self.parallelProjectionMinimum ? 2 : 1) { half in
+            if half == 0 { keyword.insertNew(analyses, at: rows) }
+            if half == 1 || batch.count < Self.parallelProjectionMinimum {
+                for (p, row) in zip(batch, rows) { place(p, at: row) }
+            }
+        }
+        swap(&keyword, &self.keyword)
     }
+
+    /// Items below which ``project(_:)`` runs on one thread.
+    static let parallelProjectionMinimum = 64
 
     /// The item cache, attributes, vector (as the preparation coded it for this index) and domain
     /// name of an item at its row.

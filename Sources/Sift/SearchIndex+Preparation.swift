@@ -2,12 +2,21 @@ import Foundation
 
 /// An item ready to be committed and projected: what the store keeps (the item and its vector)
 /// and the keyword index's analysis of it.
-struct PreparedItem: Sendable {
-    var stored: StoredItem
-    var analysis: AnalyzedDocument
+/// A class, not a struct: an upsert hands each one from the preparation to the store, into its
+/// list of pending changes and on to the projection, and a reference is one count to copy where
+/// the struct's dozen strings and arrays were a dozen each time.
+final class PreparedItem: Sendable {
+    let stored: StoredItem
+    let analysis: AnalyzedDocument
     /// The vector as the index's rows and copies keep it, made with the rest of the preparation
     /// (on every core) so that projecting it is a copy; nil without a vector the index takes.
-    var coded: VectorIndex.CodedRow? = nil
+    let coded: VectorIndex.CodedRow?
+
+    init(stored: StoredItem, analysis: AnalyzedDocument, coded: VectorIndex.CodedRow? = nil) {
+        self.stored = stored
+        self.analysis = analysis
+        self.coded = coded
+    }
 }
 
 extension IndexState {
