@@ -65,7 +65,8 @@ extension SearchIndex {
     /// `accepted`: each chunk of items is written to the store as soon as it and those before it
     /// are prepared (embedded and analysed), while the cores prepare the next ones — the
     /// store's inserts run beside the embedding instead of after it. The same writes in the same
-    /// order as preparing everything first; nothing is projected unless all of it commits.
+    /// order as preparing everything first; the projections hold nothing that did not commit
+    /// (``commitNow(operation:count:meta:_:)``).
     private func commitPipelined(_ decisions: [Pending?], _ accepted: [StoredItem], count: Int) throws {
         let (embedder, titleWeight) = (configuration.embedder, configuration.titleEmbeddingWeight)
         try commitNow(operation: "upsert", count: count, meta: [:]) { write in

@@ -112,6 +112,37 @@ public actor SearchIndex {
         state.keyword.prepareForQueries()
     }
 
+    /// What ``projectBesideCommit(_:)`` projected: the ids it added, and the domain names as
+    /// they were before.
+    struct ProjectedBeside {
+        var ids: [ItemID]
+        var domainNames: [String: String?]
+    }
+
+    /// Projects `pending` when every change is an upsert of a distinct id this index does not
+    /// hold — what a failed `COMMIT` undoes by taking those ids out again — and returns what it
+    /// did; nil, projecting nothing, otherwise.
+    private func projectBesideCommit(_ pending: [Pending]) -> ProjectedBeside? {
+        var ids: [ItemID] = []
+        ids.reserveCapacity(pending.count)
+        for p in pending {
+            guard case .upsert(let prepared) = p, state.table.row(of: prepared.stored.item.id) == nil else { return nil }
+            ids.append(prepared.stored.item.id)
+        }
+        guard !ids.isEmpty, Set(ids).count == ids.count else { return nil }
+        let domainNames = state.domainNames
+        applyInMemory(pending)
+        return ProjectedBeside(ids: ids, domainNames: domainNames)
+    }
+
+    /// Takes out what ``projectBesideCommit(_:)`` projected, after its `COMMIT` failed: the
+    /// projections hold what the store holds again.
+    private func undo(_ projected: ProjectedBeside) {
+        for id in projected.ids { state.unproject(id) }
+        state.domainNames = projected.domainNames
+        state.keyword.prepareForQueries()
+    }
+
     static func mutation(_ p: Pending) -> StoreMutation {
         switch p {
         case .upsert(let p): .upsert(p.stored)
@@ -142,17 +173,21 @@ public actor SearchIndex {
     }
 
     /// Commits, in one transaction, what `produce` writes to the store through the function it
-    /// is given (``Store/apply(meta:_:)``), then projects into memory what it returns: the
-    /// changes it wrote, in the same order. Nothing is projected when the transaction fails.
+    /// is given (``Store/apply(meta:beside:_:)``), and projects into memory what it returns: the
+    /// changes it wrote, in the same order. Changes that are all upserts of ids this index does
+    /// not hold (an import, a batch of new items) are projected while the `COMMIT` runs, and
+    /// taken out again if it fails (``projectBesideCommit(_:)``); others after it. Either way
+    /// the projections hold nothing the store did not commit once this returns or throws.
     func commitNow(
         operation: String, count: Int, meta: [String: String], _ produce: ((StoreMutation) throws -> Void) throws -> [Pending]
     ) throws {
         let started = Date()
         let pending: [Pending]
+        var projected: ProjectedBeside?
         do {
             var meta = meta
             if let f = configuration.vectorFingerprint { meta[Self.modelKey] = f }
-            let committed = try store.apply(meta: meta, produce)
+            let committed = try store.apply(meta: meta, beside: { projected = self.projectBesideCommit($0) }, produce)
             pending = committed.result
             // Another connection committed in between: this state no longer projects one generation.
             generation = committed.previous == generation ? committed.current : nil
@@ -164,13 +199,14 @@ public actor SearchIndex {
                 snapshotGeneration = nil
             }
         } catch {
+            if let projected { undo(projected) }
             configuration.logger.log(
                 LogRecord(
                     operation: operation, index: name, itemCount: count, duration: Date().timeIntervalSince(started),
                     outcome: "failed: \(Self.describe(error))"))
             throw error
         }
-        applyInMemory(pending)
+        if projected == nil { applyInMemory(pending) }
         configuration.logger.log(
             LogRecord(operation: operation, index: name, itemCount: count, duration: Date().timeIntervalSince(started), outcome: "ok"))
     }

@@ -116,6 +116,43 @@ final class SQLiteDatabase {
         }
     }
 
+    /// ``transaction(_:)`` that runs `beside` on the calling thread with what `body` returned
+    /// while the `COMMIT` runs on another thread (its journal write and fsync are mostly waiting
+    /// on the disk); returns once both are done. `beside` must not touch this connection. When
+    /// the `COMMIT` fails, `beside` has run all the same: the caller undoes what it did.
+    func transaction<T>(beside: (T) -> Void, _ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            // The connection is used by one thread at a time: the other thread's, until the
+            // group is left; this one's again after the wait.
+            nonisolated(unsafe) let connection = self
+            nonisolated(unsafe) var failure: (any Error)?
+            let committed = DispatchGroup()
+            committed.enter()
+            DispatchQueue.global(qos: .userInitiated).async {
+                do {
+                    try connection.commitFault?()
+                    try connection.execute("COMMIT")
+                } catch {
+                    failure = error
+                }
+                committed.leave()
+            }
+            beside(result)
+            committed.wait()
+            if let failure { throw failure }
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Test seam: thrown from just before the `COMMIT` of ``transaction(beside:_:)``, as a
+    /// failed `COMMIT` would (a full disk, an I/O error while writing the journal).
+    nonisolated(unsafe) var commitFault: (@Sendable () throws -> Void)?
+
     /// Runs `body` inside one read transaction (`BEGIN DEFERRED`): every read sees the same
     /// committed state, even while another connection writes.
     func readTransaction<T>(_ body: () throws -> T) throws -> T {

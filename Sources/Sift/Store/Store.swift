@@ -304,19 +304,33 @@ final class Store {
     func apply<T>(meta: [String: String] = [:], _ writes: ((StoreMutation) throws -> Void) throws -> T) throws -> (
         previous: StoreGeneration, current: StoreGeneration, result: T
     ) {
-        try database.transaction {
-            guard let previous = try generation() else {
-                throw StoreError(code: -1, message: "the store has no generation setting; it is damaged or was tampered with", path: path)
-            }
-            let result = try writes { try apply($0) }
-            for (name, value) in meta.sorted(by: { $0.key < $1.key }) {
-                let key = codec.lookupKey("meta:" + name)
-                try database.query(
-                    "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)",
-                    [.blob(key), .blob(try codec.seal(RecordChecksum.framedMeta(Array(value.utf8)), context: key))])
-            }
-            return (previous, try writeNextGeneration(after: previous), result)
+        try database.transaction { try transactionBody(meta: meta, writes) }
+    }
+
+    /// ``apply(meta:_:)`` that runs `beside` with `result` while the `COMMIT` runs on another
+    /// thread (``SQLiteDatabase/transaction(beside:_:)``), once `writes` has succeeded — also
+    /// when the `COMMIT` then fails, which the caller must undo.
+    func apply<T>(
+        meta: [String: String] = [:], beside: (T) -> Void, _ writes: ((StoreMutation) throws -> Void) throws -> T
+    ) throws -> (previous: StoreGeneration, current: StoreGeneration, result: T) {
+        try database.transaction(beside: { beside($0.result) }) { try transactionBody(meta: meta, writes) }
+    }
+
+    /// What ``apply(meta:_:)`` does inside its transaction.
+    private func transactionBody<T>(meta: [String: String], _ writes: ((StoreMutation) throws -> Void) throws -> T) throws -> (
+        previous: StoreGeneration, current: StoreGeneration, result: T
+    ) {
+        guard let previous = try generation() else {
+            throw StoreError(code: -1, message: "the store has no generation setting; it is damaged or was tampered with", path: path)
         }
+        let result = try writes { try apply($0) }
+        for (name, value) in meta.sorted(by: { $0.key < $1.key }) {
+            let key = codec.lookupKey("meta:" + name)
+            try database.query(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)",
+                [.blob(key), .blob(try codec.seal(RecordChecksum.framedMeta(Array(value.utf8)), context: key))])
+        }
+        return (previous, try writeNextGeneration(after: previous), result)
     }
 
     /// Writes a new generation after `previous` (a fresh count when there is none, as after a

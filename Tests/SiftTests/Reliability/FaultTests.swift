@@ -16,6 +16,26 @@ extension SearchIndex {
     func uncapStoreSizeForTesting() throws {
         try store.database.execute("PRAGMA max_page_count = 1073741823")
     }
+
+    /// Test seam: every `COMMIT` that runs beside a projection fails (SQLITE_IOERR, as a journal
+    /// write on a failing disk would) while `failing` is true.
+    func failCommitsForTesting(_ failing: Bool) {
+        let path = store.path
+        if failing {
+            store.database.commitFault = { @Sendable () throws -> Void in
+                throw StoreError(code: 10, message: "injected: disk I/O error", path: path)
+            }
+        } else {
+            store.database.commitFault = nil
+        }
+    }
+
+    /// Every result of `text` in each mode, ids and scores, to compare two indexes' answers.
+    func answersForTesting(_ text: String) throws -> [String] {
+        try [SearchMode.keyword, .semantic, .hybrid].flatMap { mode in
+            try search(SearchQuery(text, limit: 50, mode: mode)).results.map { "\(mode) \($0.id) \($0.score)" }
+        }
+    }
 }
 
 /// Items with a word each ("fault" + n spelled in letters) and enough text to fill pages.
@@ -119,6 +139,43 @@ extension Reliability {
             let acknowledged = try await snapshot(index)
             #expect(try await index.keywordIDs(Reliability.word(77, salt: 41)) == ["fault-77"])
             #expect(try await snapshot(fixture.open()) == acknowledged)
+        }
+
+        @Test(
+            "A COMMIT that fails after new items were projected beside it takes them out again; replacing items projects after the COMMIT")
+        func commitFailsBesideProjection() async throws {
+            let fixture = try IndexFixture(.disk, embedder: FakeEmbedder())
+            let index = try fixture.open()
+            try await index.upsert(faultItems(0..<50))
+            let before = try await snapshot(index)
+            let queries = ["report", Reliability.word(3, salt: 41), Reliability.word(77, salt: 41), Reliability.word(5, salt: 42)]
+            var answers: [String] = []
+            for q in queries { answers += try await index.answersForTesting(q) }
+            await index.failCommitsForTesting(true)
+            // New ids only, more than one projection thread takes, one in a new domain: projected
+            // while the COMMIT runs.
+            let trip = SearchableItem(id: "trip-1", domain: "trip", title: "Lisbon in spring", displayName: "Trips")
+            let error = await thrown { try await index.upsert(faultItems(50..<300) + [trip]) }
+            #expect((error as? StoreError)?.code == 10, "\(describe(error))")
+            #expect(try await snapshot(index) == before)
+            #expect(await index.state.domainNames["trip"] == nil, "the new domain is forgotten too")
+            var after: [String] = []
+            for q in queries { after += try await index.answersForTesting(q) }
+            #expect(after == answers, "the same answers, scores included, as before the failed upsert")
+            try await index.checkInvariants()
+            // Replacements and deletes are projected after the COMMIT: nothing to undo.
+            let replaced = await thrown { try await index.upsert(faultItems(40..<60)) }
+            #expect(replaced is StoreError)
+            #expect(try await snapshot(index) == before)
+            try await index.checkInvariants()
+
+            await index.failCommitsForTesting(false)
+            try await index.upsert(faultItems(50..<300))
+            #expect(try await index.keywordIDs(Reliability.word(77, salt: 41)) == ["fault-77"])
+            try await index.checkInvariants()
+            let reopened = try fixture.open()
+            #expect(try await snapshot(reopened) == snapshot(index))
+            for q in queries { #expect(try await reopened.answersForTesting(q) == index.answersForTesting(q), "\(q)") }
         }
 
         @Test("A store opened read-only answers searches, refuses every write with the path and the cause, and loses nothing")
