@@ -130,7 +130,7 @@ final class SQLiteDatabase {
             nonisolated(unsafe) var failure: (any Error)?
             let committed = DispatchGroup()
             committed.enter()
-            DispatchQueue.global(qos: .userInitiated).async {
+            Self.committer.async {
                 do {
                     try connection.commitFault?()
                     try connection.execute("COMMIT")
@@ -148,6 +148,11 @@ final class SQLiteDatabase {
             throw error
         }
     }
+
+    /// Where ``transaction(beside:_:)`` runs its `COMMIT`s: a queue of Sift's own (concurrent:
+    /// indexes commit apart), so that a `COMMIT` gets a thread even while the shared pools' are
+    /// all busy or blocked.
+    private static let committer = DispatchQueue(label: "sift.commit", qos: .userInitiated, attributes: .concurrent)
 
     /// Test seam: thrown from just before the `COMMIT` of ``transaction(beside:_:)``, as a
     /// failed `COMMIT` would (a full disk, an I/O error while writing the journal).
