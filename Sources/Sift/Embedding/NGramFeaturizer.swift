@@ -120,36 +120,11 @@ package struct NGramFeaturizer: Sendable, Equatable {
     /// - Complexity: O(n) in the UTF-8 length of `text`; allocation-free for ASCII text.
     @inline(__always)
     package func forEachTerm(in text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        var text = text
-        let handledASCII: Bool? = text.withUTF8 { utf8 -> Bool in
-            // ASCII fast path; identical to the Analyzer on ASCII input.
-            for b in utf8 where b >= 0x80 { return false }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(utf8.count, 1)) { scratch in
-                var n = 0
-                var i = 0
-                let count = utf8.count
-                while i <= count {
-                    let b: UInt8 = i < count ? utf8[i] : 0x20
-                    var lower: UInt8 = 0
-                    if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) {
-                        lower = b
-                    } else if b >= 0x41 && b <= 0x5A {
-                        lower = b &+ 32
-                    }
-                    if lower != 0 {
-                        scratch[n] = lower
-                        n += 1
-                    } else if n > 0 {
-                        let term = UnsafeBufferPointer(rebasing: scratch[0..<n])
-                        if !stopWordTable.contains(term) { body(term) }
-                        n = 0
-                    }
-                    i += 1
-                }
-            }
-            return true
+        // ASCII fast path: the Analyzer's own, byte by byte.
+        let handledASCII = Analyzer.forEachASCIIWord(text) { term, _ in
+            if !stopWordTable.contains(term) { body(term) }
         }
-        if handledASCII == true { return }
+        if handledASCII { return }
         Analyzer(stopWords: []).forEachWord(text) { word, _ in
             var word = word
             word.withUTF8 { term in
