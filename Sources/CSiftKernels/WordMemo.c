@@ -78,6 +78,13 @@ static inline uint32_t slot_of(const word_memo *m, uint64_t hash) {
     return (uint32_t)(hash >> 32) & m->mask;
 }
 
+/// Enters word `i`, whose hash is `hash`, in the first free slot from its own.
+static inline void place_in_slot(word_memo *m, uint64_t hash, int32_t i) {
+    uint32_t s = slot_of(m, hash);
+    while (m->slots[s] >= 0) s = (s + 1) & m->mask;
+    m->slots[s] = i;
+}
+
 /// Keeps the most used half of the words (those used at least as often as the half's least
 /// used), in their order, and forgets the rest; every use count starts again from zero.
 static void memo_compact(word_memo *m) {
@@ -95,9 +102,7 @@ static void memo_compact(word_memo *m) {
                    SIFT_WORD_MEMO_KEY_BYTES + 1);
             memcpy(m->vectors + (size_t)n * m->dim, m->vectors + (size_t)i * m->dim, sizeof(uint16_t) * m->dim);
         }
-        uint32_t s = slot_of(m, m->hashes[n]);
-        while (m->slots[s] >= 0) s = (s + 1) & m->mask;
-        m->slots[s] = (int32_t)n;
+        place_in_slot(m, m->hashes[n], (int32_t)n);
         n++;
     }
     memset(m->uses, 0, m->limit);
@@ -159,9 +164,7 @@ uint16_t *sift_word_memo_insert(uint64_t model, size_t dim, uint64_t hash, const
         m->capacity = grown;
     }
     int32_t i = (int32_t)m->count++;
-    uint32_t s = slot_of(m, hash);
-    while (m->slots[s] >= 0) s = (s + 1) & m->mask;
-    m->slots[s] = i;
+    place_in_slot(m, hash, i);
     m->hashes[i] = hash;
     m->uses[i] = 0;
     uint8_t *key = m->keys + (size_t)i * (SIFT_WORD_MEMO_KEY_BYTES + 1);

@@ -163,11 +163,8 @@ public struct HashedNGramEmbedder: Embedder {
                             sift_word_memo_find(memoID, d, unigram, term.baseAddress, term.count)
                             ?? termVector(term, unigram, own: own, sum: sum.baseAddress!, rounded: rounded.baseAddress!)
                         sift_add_scaled_f16(acc, vector, w, d)
-                        if let bigram, featurizer.vocabulary?.contains(bigram) ?? true {
-                            let pair = previousWeight == 1 && w == 1 ? 1 : (previousWeight * w).squareRoot()
-                            bigrams[pending] = EmbeddingTable.Term(
-                                bucket: Int32(truncatingIfNeeded: featurizer.bucket(ofHash: bigram)), weight: featurizer.bigramWeight * pair
-                            )
+                        if let b = featurizer.bigramFeature(bigram, weight: w, previousWeight: previousWeight) {
+                            bigrams[pending] = EmbeddingTable.Term(bucket: Int32(truncatingIfNeeded: b.bucket), weight: b.weight)
                             pending += 1
                             if pending == Self.batch {
                                 table.accumulate(UnsafeBufferPointer(bigrams), into: acc)

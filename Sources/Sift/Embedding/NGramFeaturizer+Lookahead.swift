@@ -105,10 +105,17 @@ extension NGramFeaturizer {
         forEachTermFeature(of: term, unigramHash: unigram) { bucket, weight, kind in
             body(bucket, w == 1 ? weight : weight * w, kind)
         }
-        if let bigram, vocabulary?.contains(bigram) ?? true {
-            let pair = previousWeight == 1 && w == 1 ? 1 : (previousWeight * w).squareRoot()
-            body(bucket(ofHash: bigram), bigramWeight * pair, .bigram)
-        }
+        if let b = bigramFeature(bigram, weight: w, previousWeight: previousWeight) { body(b.bucket, b.weight, .bigram) }
         previousWeight = w
+    }
+
+    /// The bucket and weight of the bigram whose hash is `bigram`, closed by a term of weight
+    /// `weight` after one of `previousWeight` (the geometric mean of the two, times
+    /// ``bigramWeight``); nil without a bigram or when the vocabulary filter leaves it out.
+    @inline(__always)
+    func bigramFeature(_ bigram: UInt64?, weight w: Float, previousWeight: Float) -> (bucket: Int, weight: Float)? {
+        guard let bigram, vocabulary?.contains(bigram) ?? true else { return nil }
+        let pair = previousWeight == 1 && w == 1 ? 1 : (previousWeight * w).squareRoot()
+        return (bucket(ofHash: bigram), bigramWeight * pair)
     }
 }
