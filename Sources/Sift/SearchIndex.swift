@@ -119,17 +119,20 @@ public actor SearchIndex {
         var domainNames: [String: String?]
     }
 
-    /// Projects `pending` when every change is an upsert of a distinct id this index does not
-    /// hold — what a failed `COMMIT` undoes by taking those ids out again — and returns what it
-    /// did; nil, projecting nothing, otherwise.
-    private func projectBesideCommit(_ pending: [Pending]) -> ProjectedBeside? {
-        var ids: [ItemID] = []
-        ids.reserveCapacity(pending.count)
+    /// Whether `pending` can be projected while its `COMMIT` runs: every change is an upsert of
+    /// an id this index does not hold, what a failed `COMMIT` undoes by taking those ids out
+    /// again (an id upserted twice in it is taken out once, as it was not held before either).
+    private func projectsBesideCommit(_ pending: [Pending]) -> Bool {
+        guard !pending.isEmpty else { return false }
         for p in pending {
-            guard case .upsert(let prepared) = p, state.table.row(of: prepared.stored.item.id) == nil else { return nil }
-            ids.append(prepared.stored.item.id)
+            guard case .upsert(let prepared) = p, state.table.row(of: prepared.stored.item.id) == nil else { return false }
         }
-        guard !ids.isEmpty, Set(ids).count == ids.count else { return nil }
+        return true
+    }
+
+    /// Projects `pending`, which ``projectsBesideCommit(_:)`` accepted, and returns what it did.
+    private func projectBesideCommit(_ pending: [Pending]) -> ProjectedBeside {
+        let ids = pending.compactMap { if case .upsert(let p) = $0 { p.stored.item.id } else { nil } }
         let domainNames = state.domainNames
         applyInMemory(pending)
         return ProjectedBeside(ids: ids, domainNames: domainNames)
@@ -173,11 +176,12 @@ public actor SearchIndex {
     }
 
     /// Commits, in one transaction, what `produce` writes to the store through the function it
-    /// is given (``Store/apply(meta:beside:_:)``), and projects into memory what it returns: the
-    /// changes it wrote, in the same order. Changes that are all upserts of ids this index does
-    /// not hold (an import, a batch of new items) are projected while the `COMMIT` runs, and
-    /// taken out again if it fails (``projectBesideCommit(_:)``); others after it. Either way
-    /// the projections hold nothing the store did not commit once this returns or throws.
+    /// is given (``Store/apply(meta:runsBeside:beside:_:)``), and projects into memory what it
+    /// returns: the changes it wrote, in the same order. Changes that are all upserts of ids this
+    /// index does not hold (an import, a batch of new items) are projected while the `COMMIT`
+    /// runs on another thread, and taken out again if it fails (``projectBesideCommit(_:)``);
+    /// others after it, committed on this thread. Either way the projections hold nothing the
+    /// store did not commit once this returns or throws.
     func commitNow(
         operation: String, count: Int, meta: [String: String], _ produce: ((StoreMutation) throws -> Void) throws -> [Pending]
     ) throws {
@@ -187,7 +191,9 @@ public actor SearchIndex {
         do {
             var meta = meta
             if let f = configuration.vectorFingerprint { meta[Self.modelKey] = f }
-            let committed = try store.apply(meta: meta, beside: { projected = self.projectBesideCommit($0) }, produce)
+            let committed = try store.apply(
+                meta: meta, runsBeside: { self.projectsBesideCommit($0) }, beside: { projected = self.projectBesideCommit($0) },
+                produce)
             pending = committed.result
             // Another connection committed in between: this state no longer projects one generation.
             generation = committed.previous == generation ? committed.current : nil

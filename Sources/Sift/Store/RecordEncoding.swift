@@ -44,15 +44,24 @@ struct RecordWriter {
     /// `v` as IEEE binary16 bit patterns (rounded to nearest even), little-endian.
     mutating func halves(_ v: [Float]) {
         u32(UInt32(v.count))
-        var h = [UInt16](repeating: 0, count: v.count)
-        v.withUnsafeBufferPointer { f in
-            h.withUnsafeMutableBufferPointer { LinearAlgebra.toHalf(f.baseAddress!, into: $0.baseAddress!, count: v.count) }
+        guard !v.isEmpty else { return }
+        // Converted in scratch space on the stack, then appended: no array a record.
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: v.count) { h in
+            v.withUnsafeBufferPointer { LinearAlgebra.toHalf($0.baseAddress!, into: h.baseAddress!, count: v.count) }
+            #if _endian(little)
+                bytes.append(contentsOf: UnsafeRawBufferPointer(h))
+            #else
+                for x in h { withUnsafeBytes(of: x.littleEndian) { bytes.append(contentsOf: $0) } }
+            #endif
         }
-        #if _endian(little)
-            h.withUnsafeBytes { bytes.append(contentsOf: $0) }
-        #else
-            for x in h { withUnsafeBytes(of: x.littleEndian) { bytes.append(contentsOf: $0) } }
-        #endif
+    }
+
+    /// The bytes written, followed by their ``RecordChecksum``: appended in place, where
+    /// `RecordChecksum.appended(to: bytes)` copies the record (the writer still holds it).
+    mutating func finishedWithChecksum() -> [UInt8] {
+        let sum = RecordChecksum.of(bytes[...])
+        withUnsafeBytes(of: sum.littleEndian) { bytes.append(contentsOf: $0) }
+        return bytes
     }
 }
 
@@ -129,7 +138,7 @@ extension StoredItem {
         let half = halfVector && vector != nil
         var w = RecordWriter(
             version: half ? Self.halfVectorEncodingVersion : Self.encodingVersion,
-            capacity: 64 + text + (half ? 2 : 4) * (vector?.count ?? 0))
+            capacity: 64 + RecordChecksum.size + text + (half ? 2 : 4) * (vector?.count ?? 0))
         w.string(item.id.rawValue)
         w.string(item.domain)
         w.string(item.title)
@@ -155,7 +164,7 @@ extension StoredItem {
         } else {
             w.u8(0)
         }
-        return RecordChecksum.appended(to: w.bytes)
+        return w.finishedWithChecksum()
     }
 
     init(decoding bytes: [UInt8]) throws {
@@ -197,7 +206,7 @@ extension Donation {
         w.string(intent)
         w.optionalString(surface)
         w.f64(date.timeIntervalSince1970)
-        return RecordChecksum.appended(to: w.bytes)
+        return w.finishedWithChecksum()
     }
 
     init(decoding bytes: [UInt8]) throws {

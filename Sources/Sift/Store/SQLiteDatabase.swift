@@ -77,30 +77,46 @@ final class SQLiteDatabase {
     /// Runs `sql` with `values` bound to its parameters, calling `row` for each result row.
     func query(_ sql: String, _ values: [SQLValue] = [], row: (SQLRow) throws -> Void = { _ in }) throws {
         let statement = try prepared(sql)
-        defer { sqlite3_reset(statement) }
-        for (index, value) in values.enumerated() {
-            let position = Int32(index + 1)
-            let rc: Int32
-            switch value {
-            case .null: rc = sqlite3_bind_null(statement, position)
-            case .integer(let v): rc = sqlite3_bind_int64(statement, position, v)
-            case .real(let v): rc = sqlite3_bind_double(statement, position, v)
-            case .text(let v): rc = sqlite3_bind_text(statement, position, v, -1, sift_sqlite_transient())
-            case .blob(let v):
-                rc = v.withUnsafeBytes { bytes in
-                    sqlite3_bind_blob(
-                        statement, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count),
-                        sift_sqlite_transient())
-                }
+        // The blobs are bound where they lie (SQLITE_STATIC), not copied: the statement runs
+        // inside their `withUnsafeBytes`, and its bindings are cleared before they end.
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        try bind(values, from: 0, to: statement, sql: sql) {
+            while true {
+                let rc = sqlite3_step(statement)
+                if rc == SQLITE_DONE { return }
+                if rc != SQLITE_ROW { throw error(rc, sql) }
+                try row(SQLRow(statement: statement))
             }
-            if rc != SQLITE_OK { throw error(rc, sql) }
         }
-        while true {
-            let rc = sqlite3_step(statement)
-            if rc == SQLITE_DONE { return }
-            if rc != SQLITE_ROW { throw error(rc, sql) }
-            try row(SQLRow(statement: statement))
+    }
+
+    /// Binds `values[index...]` to parameters `index + 1…` of `statement` and runs `body` while
+    /// the bytes of every blob bound stay where they were bound.
+    private func bind(
+        _ values: [SQLValue], from index: Int, to statement: OpaquePointer, sql: String, _ body: () throws -> Void
+    ) throws {
+        guard index < values.count else { return try body() }
+        let position = Int32(index + 1)
+        let rc: Int32
+        switch values[index] {
+        case .null: rc = sqlite3_bind_null(statement, position)
+        case .integer(let v): rc = sqlite3_bind_int64(statement, position, v)
+        case .real(let v): rc = sqlite3_bind_double(statement, position, v)
+        case .text(let v): rc = sqlite3_bind_text(statement, position, v, -1, sift_sqlite_transient())
+        case .blob(let v):
+            return try v.withUnsafeBytes { bytes in
+                // A NULL pointer would bind SQL NULL, not an empty blob.
+                let rc = sqlite3_bind_blob(
+                    statement, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), nil)
+                if rc != SQLITE_OK { throw error(rc, sql) }
+                try bind(values, from: index + 1, to: statement, sql: sql, body)
+            }
         }
+        if rc != SQLITE_OK { throw error(rc, sql) }
+        try bind(values, from: index + 1, to: statement, sql: sql, body)
     }
 
     /// Runs `body` inside one transaction: committed if it returns, rolled back if it throws.
@@ -116,14 +132,21 @@ final class SQLiteDatabase {
         }
     }
 
-    /// ``transaction(_:)`` that runs `beside` on the calling thread with what `body` returned
-    /// while the `COMMIT` runs on another thread (its journal write and fsync are mostly waiting
-    /// on the disk); returns once both are done. `beside` must not touch this connection. When
-    /// the `COMMIT` fails, `beside` has run all the same: the caller undoes what it did.
-    func transaction<T>(beside: (T) -> Void, _ body: () throws -> T) throws -> T {
+    /// ``transaction(_:)`` that, when `runsBeside` says so of what `body` returned, runs
+    /// `beside` with it on the calling thread while the `COMMIT` runs on another thread (its
+    /// journal write and fsync are mostly waiting on the disk), and returns once both are done;
+    /// otherwise it commits on the calling thread, as ``transaction(_:)`` does, without the hop.
+    /// `beside` must not touch this connection. When the `COMMIT` fails, `beside` has run all
+    /// the same: the caller undoes what it did.
+    func transaction<T>(runsBeside: (T) -> Bool, beside: (T) -> Void, _ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
+            guard runsBeside(result) else {
+                try commitFault?()
+                try execute("COMMIT")
+                return result
+            }
             // The connection is used by one thread at a time: the other thread's, until the
             // group is left; this one's again after the wait.
             nonisolated(unsafe) let connection = self
@@ -149,13 +172,14 @@ final class SQLiteDatabase {
         }
     }
 
-    /// Where ``transaction(beside:_:)`` runs its `COMMIT`s: a queue of Sift's own (concurrent:
-    /// indexes commit apart), so that a `COMMIT` gets a thread even while the shared pools' are
-    /// all busy or blocked.
+    /// Where ``transaction(runsBeside:beside:_:)`` runs its `COMMIT`s beside other work: a
+    /// queue of Sift's own (concurrent: indexes commit apart), so that a `COMMIT` gets a thread
+    /// even while the shared pools' are all busy or blocked.
     private static let committer = DispatchQueue(label: "sift.commit", qos: .userInitiated, attributes: .concurrent)
 
-    /// Test seam: thrown from just before the `COMMIT` of ``transaction(beside:_:)``, as a
-    /// failed `COMMIT` would (a full disk, an I/O error while writing the journal).
+    /// Test seam: thrown from just before the `COMMIT` of ``transaction(runsBeside:beside:_:)``
+    /// (beside other work or not), as a failed `COMMIT` would (a full disk, an I/O error while
+    /// writing the journal).
     nonisolated(unsafe) var commitFault: (@Sendable () throws -> Void)?
 
     /// Runs `body` inside one read transaction (`BEGIN DEFERRED`): every read sees the same

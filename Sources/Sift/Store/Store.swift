@@ -307,13 +307,17 @@ final class Store {
         try database.transaction { try transactionBody(meta: meta, writes) }
     }
 
-    /// ``apply(meta:_:)`` that runs `beside` with `result` while the `COMMIT` runs on another
-    /// thread (``SQLiteDatabase/transaction(beside:_:)``), once `writes` has succeeded — also
-    /// when the `COMMIT` then fails, which the caller must undo.
+    /// ``apply(meta:_:)`` that, when `runsBeside` says so of `result`, runs `beside` with it
+    /// while the `COMMIT` runs on another thread (``SQLiteDatabase/transaction(runsBeside:beside:_:)``),
+    /// once `writes` has succeeded — also when the `COMMIT` then fails, which the caller must
+    /// undo; otherwise it commits on the calling thread.
     func apply<T>(
-        meta: [String: String] = [:], beside: (T) -> Void, _ writes: ((StoreMutation) throws -> Void) throws -> T
+        meta: [String: String] = [:], runsBeside: (T) -> Bool, beside: (T) -> Void,
+        _ writes: ((StoreMutation) throws -> Void) throws -> T
     ) throws -> (previous: StoreGeneration, current: StoreGeneration, result: T) {
-        try database.transaction(beside: { beside($0.result) }) { try transactionBody(meta: meta, writes) }
+        try database.transaction(runsBeside: { runsBeside($0.result) }, beside: { beside($0.result) }) {
+            try transactionBody(meta: meta, writes)
+        }
     }
 
     /// What ``apply(meta:_:)`` does inside its transaction.

@@ -17,8 +17,8 @@ extension SearchIndex {
         try store.database.execute("PRAGMA max_page_count = 1073741823")
     }
 
-    /// Test seam: every `COMMIT` that runs beside a projection fails (SQLITE_IOERR, as a journal
-    /// write on a failing disk would) while `failing` is true.
+    /// Test seam: every `COMMIT` of a write fails (SQLITE_IOERR, as a journal write on a failing
+    /// disk would) while `failing` is true, whether it runs beside a projection or not.
     func failCommitsForTesting(_ failing: Bool) {
         let path = store.path
         if failing {
@@ -163,9 +163,13 @@ extension Reliability {
             for q in queries { after += try await index.answersForTesting(q) }
             #expect(after == answers, "the same answers, scores included, as before the failed upsert")
             try await index.checkInvariants()
-            // Replacements and deletes are projected after the COMMIT: nothing to undo.
+            // Replacements and deletes commit on the calling thread and are projected after the
+            // COMMIT: nothing to undo.
             let replaced = await thrown { try await index.upsert(faultItems(40..<60)) }
             #expect(replaced is StoreError)
+            #expect(try await snapshot(index) == before)
+            let deleted = await thrown { _ = try await index.delete(ids: ["fault-3"]) }
+            #expect((deleted as? StoreError)?.code == 10, "\(describe(deleted))")
             #expect(try await snapshot(index) == before)
             try await index.checkInvariants()
 
