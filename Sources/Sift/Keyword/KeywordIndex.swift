@@ -176,17 +176,30 @@ package struct KeywordIndex: Sendable {
         // it still names the term (ids are never reused, but `removeAll` starts them afresh).
         var ids: [Int32] = []
         ids.reserveCapacity(document.terms.count)
+        var allKnown = true
         for (i, term) in document.terms.enumerated() {
             let known = i < document.ids.count ? Int(document.ids[i]) : -1
-            ids.append(known >= 0 && known < termStrings.count && termStrings[known] == term ? Int32(known) : termID(term))
+            if known >= 0 && known < termStrings.count && termStrings[known] == term {
+                ids.append(Int32(known))
+            } else {
+                ids.append(termID(term))
+                allKnown = false
+            }
         }
-        let order = ids.indices.sorted { ids[$0] < ids[$1] }
+        // The analyser's order when it gave every id and each still names its term.
+        let order: [Int32]
+        if allKnown, let sorted = document.idOrder, sorted.count == ids.count {
+            order = sorted
+        } else {
+            order = (0..<Int32(ids.count)).sorted { ids[Int($0)] < ids[Int($1)] }
+        }
         var sortedIDs: [Int32] = []
         sortedIDs.reserveCapacity(ids.count)
         var entries: [Posting] = []
         entries.reserveCapacity(ids.count)
         let e = UInt16(Posting.escape)
-        for i in order {
+        for k in order {
+            let i = Int(k)
             let tf = document.frequencies[i]
             let posting = Posting(row: row, tf: (UInt8(min(tf.0, e)), UInt8(min(tf.1, e)), UInt8(min(tf.2, e))))
             if posting.isEscaped { largeFrequencies[Self.largeKey(term: ids[i], row: row)] = tf }

@@ -77,15 +77,23 @@ struct PostingLists: Sendable, RandomAccessCollection {
         return try owned.withUnsafeMutableBufferPointer { try body($0) }
     }
 
-    /// Gives back the spare capacity of the lists that are arrays.
+    /// Gives back the spare capacity of the lists that are arrays, beyond an eighth more than
+    /// they hold: trimmed to the last posting, a list that grows again would be copied whole by
+    /// its next append (doubling), and every list an upsert touches was.
     mutating func trim() {
-        for i in owned.indices where owned[i].capacity > owned[i].count {
+        for i in owned.indices {
+            let count = owned[i].count
+            let room = Self.room(for: count)
+            guard owned[i].capacity > room else { continue }
             var trimmed: [Posting] = []
-            trimmed.reserveCapacity(owned[i].count)
+            trimmed.reserveCapacity(room)
             trimmed.append(contentsOf: owned[i])
             owned[i] = trimmed
         }
     }
+
+    /// The capacity a list of `count` postings keeps: an eighth more, and at least four more.
+    static func room(for count: Int) -> Int { count + count / 8 + 4 }
 
     /// The number of lists still read where the snapshot has them.
     var listsInPlace: Int { inBase.reduce(0) { $0 + ($1 ? 1 : 0) } }
@@ -98,7 +106,7 @@ struct PostingLists: Sendable, RandomAccessCollection {
         // Room for an eighth more, so that the appends that follow do not double the list.
         var list: [Posting] = []
         withList(term) { postings in
-            list.reserveCapacity(postings.count + postings.count / 8 + 4)
+            list.reserveCapacity(Self.room(for: postings.count))
             list.append(contentsOf: postings)
         }
         owned[term] = list

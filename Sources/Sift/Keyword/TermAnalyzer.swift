@@ -15,6 +15,10 @@ struct AnalyzedDocument: Sendable {
     /// ``KeywordIndex/titleHash(_:)`` of the first ``KeywordIndex/titleHeadLength`` title words
     /// (stop words included).
     var titleHeads: [UInt16] = []
+    /// When every term has an id: the positions of the terms in increasing id order, the order
+    /// of the row's postings, worked out with the rest of the analysis (on every core) instead
+    /// of by the index as it projects the document; nil otherwise.
+    var idOrder: [Int32]?
 }
 
 /// A word's stem as the memo keeps it ("" for a stop word), with the id of the stem's term in
@@ -77,6 +81,13 @@ struct TermAnalyzer {
     ///   lookup per word, stemming only words not seen before.
     mutating func analyze(_ item: SearchableItem) -> AnalyzedDocument {
         var document = AnalyzedDocument()
+        // Room for the terms a text of this size usually has (a word and its space are about
+        // eight bytes): the lists are made once instead of growing by doubling from one.
+        let expected = Swift.min((item.title.utf8.count + item.content.utf8.count) / 8 + 4 + item.keywords.count, 512)
+        document.terms.reserveCapacity(expected)
+        document.ids.reserveCapacity(expected)
+        document.frequencies.reserveCapacity(expected)
+        document.titleHeads.reserveCapacity(KeywordIndex.titleHeadLength)
         // The per-document tables are taken out of `self` for the walk and handed back after:
         // passed `inout` to `add`, they are checked statically, where a nested function capturing
         // them was checked at run time at every word (`swift_beginAccess`, 9% of the analysis).
@@ -105,6 +116,12 @@ struct TermAnalyzer {
         }
         analyzer.forEachWordBytes(item.content) { word, _ in
             if let s = stem(word) { Self.add(s, .content, to: &document, &idSlots, &slots) }
+        }
+        if slots.isEmpty {
+            // No term without an id (those go through `slots`): the ids are distinct, so the
+            // order is the one any sort by id gives.
+            let ids = document.ids
+            document.idOrder = (0..<Int32(ids.count)).sorted { ids[Int($0)] < ids[Int($1)] }
         }
         return document
     }

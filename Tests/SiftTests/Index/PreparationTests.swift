@@ -155,6 +155,36 @@ struct PreparationTests {
         #expect(index.stemMemo.values.contains { $0.id >= 0 } && index.stemMemo.values.contains { $0.id < 0 && !$0.stem.isEmpty })
     }
 
+    @Test("An analysis whose terms all have ids carries their order by id; a stale id makes the index sort again")
+    func idOrder() throws {
+        let items = preparationCorpus(300)
+        var index = KeywordIndex()
+        for (row, item) in items.enumerated() { index.insert(item, at: Int32(row)) }
+        index.resolveStemMemo()
+        var analyser = index.makeTermAnalyzer()
+        let document = analyser.analyze(items[0])
+        let order = try #require(document.idOrder)
+        #expect(order.map { document.ids[Int($0)] } == document.ids.sorted())
+        #expect(document.ids.allSatisfy { $0 >= 0 })
+        // A word the index does not hold: no id, no order.
+        var fresh = items[1]
+        fresh.content += " zyxwvutsrq"
+        #expect(analyser.analyze(fresh).idOrder == nil)
+        // After removeAll the ids name other terms: the index resolves them and sorts itself,
+        // as for the item inserted there directly.
+        var other = index
+        other.removeAll()
+        other.insert(items[5], at: 0)
+        other.insertNew([document], at: [1])
+        var reference = index
+        reference.removeAll()
+        reference.insert(items[5], at: 0)
+        reference.insert(items[0], at: 1)
+        #expect(other.termStrings == reference.termStrings)
+        #expect(other.rowTerms == reference.rowTerms)
+        #expect(other.postings.map { $0.map(\.row) } == reference.postings.map { $0.map(\.row) })
+    }
+
     @Test("The term order merged batch by batch equals sorting every term by its UTF-8 bytes")
     func mergedTermOrder() {
         var index = KeywordIndex()

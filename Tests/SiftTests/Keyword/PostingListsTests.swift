@@ -46,6 +46,27 @@ struct PostingListsTests {
         #expect(Self.rows(lists) == model.map { $0.map(\.row) })
     }
 
+    @Test("A trim keeps an eighth of room, so that the next append does not copy the list")
+    func trimKeepsRoom() {
+        var lists = PostingLists(base: RowBuffer([Self.posting(1, 1)]), starts: [0, 1, 1])
+        for r in 2..<1_100 { lists.modify(1) { $0.append(Self.posting(Int32(r), 1)) } }
+        let count = lists.modify(1) { $0.count }
+        #expect(lists.modify(1) { $0.capacity } > count + count / 4, "grown by doubling")
+        lists.trim()
+        let capacity = lists.modify(1) { $0.capacity }
+        #expect(capacity >= PostingLists.room(for: count) && capacity < PostingLists.room(for: count) + 64)
+        // Within the room, appends leave the list where it is.
+        let before = lists.modify(1) { list in list.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+        for r in 0..<(count / 8) { lists.modify(1) { $0.append(Self.posting(Int32(2_000 + r), 1)) } }
+        #expect(lists.modify(1) { list in list.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } } == before)
+        // A list already within its room is left as it is by the next trim.
+        lists.trim()
+        #expect(lists.modify(1) { list in list.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } } == before)
+        let appended: [Int32] = (0..<(count / 8)).map { Int32(2_000 + $0) }
+        let expected: [Int32] = Array(2..<1_100).map { Int32($0) } + appended
+        #expect(Self.rows(lists)[1] == expected)
+    }
+
     @Test("A copy of the lists keeps its postings when the original changes")
     func valueSemantics() {
         var lists = PostingLists(base: RowBuffer([Self.posting(1, 1), Self.posting(2, 1)]), starts: [0, 2])
