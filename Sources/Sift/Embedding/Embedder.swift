@@ -29,8 +29,10 @@ extension Embedder {
     /// The L2-normalised vector of `item`: its ``SearchableItem/embeddingText`` with the title
     /// counted `titleWeight` times in all (short queries name what titles say).
     public func embed(item: SearchableItem, titleWeight: Float) -> [Float] {
-        var parts = [(text: item.embeddingText, weight: Float(1))]
-        if !item.title.isEmpty && titleWeight != 1 { parts.append((item.title, titleWeight - 1)) }
+        let one: Float = 1
+        let parts: [(text: String, weight: Float)] =
+            !item.title.isEmpty && titleWeight != 1
+            ? [(item.embeddingText, one), (item.title, titleWeight - one)] : [(item.embeddingText, one)]
         return [Float](unsafeUninitializedCapacity: dimension) { buffer, count in
             if parts.count == 1 { embed(parts[0].text, into: buffer) } else { embed(weighted: parts, into: buffer) }
             count = dimension

@@ -55,10 +55,27 @@ public struct SearchableItem: Sendable, Equatable, Hashable {
 
     /// Title, keywords and content in one string: what the embedder reads.
     public var embeddingText: String {
-        var parts: [String] = []
-        if !title.isEmpty { parts.append(title) }
-        if !keywords.isEmpty { parts.append(keywords.joined(separator: " ")) }
-        if !content.isEmpty { parts.append(content) }
-        return parts.joined(separator: " ")
+        // One string made to size: the parts (title, the keywords joined by spaces, content),
+        // each present one after a single space.
+        var text = ""
+        text.reserveCapacity(title.utf8.count + content.utf8.count + keywords.reduce(0) { $0 + $1.utf8.count + 1 } + 2)
+        var first = true
+        if !title.isEmpty {
+            text += title
+            first = false
+        }
+        if !keywords.isEmpty {
+            if !first { text += " " }
+            for (i, k) in keywords.enumerated() {
+                if i > 0 { text += " " }
+                text += k
+            }
+            first = false
+        }
+        if !content.isEmpty {
+            if !first { text += " " }
+            text += content
+        }
+        return text
     }
 }

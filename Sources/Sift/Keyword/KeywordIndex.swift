@@ -134,8 +134,11 @@ package struct KeywordIndex: Sendable {
     /// - Complexity: O(Σ t log t) for t distinct terms per item.
     mutating func insertNew(_ documents: [AnalyzedDocument], at rows: [Int32]) {
         precondition(documents.count == rows.count, "one row per document")
+        let total = documents.reduce(0) { $0 + $1.terms.count }
         var ids: [Int32] = []
+        ids.reserveCapacity(total)
         var entries: [Posting] = []
+        entries.reserveCapacity(total)
         for (document, row) in zip(documents, rows) {
             precondition(!contains(row: row), "row \(row) holds a document")
             let placed = place(document, at: row)

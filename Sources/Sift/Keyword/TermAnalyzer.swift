@@ -91,7 +91,7 @@ struct TermAnalyzer {
         // The per-document tables are taken out of `self` for the walk and handed back after:
         // passed `inout` to `add`, they are checked statically, where a nested function capturing
         // them was checked at run time at every word (`swift_beginAccess`, 9% of the analysis).
-        var idSlots = TermSlots()
+        var idSlots = TermSlots(placeholder: ())
         var slots: [String: Int] = [:]
         swap(&idSlots, &self.idSlots)
         swap(&slots, &self.slots)
@@ -178,11 +178,25 @@ struct TermAnalyzer {
 /// emptied for the next document through the entries it used (a document holds tens to
 /// thousands of distinct terms, the index up to millions).
 struct TermSlots {
-    private var keys = [Int32](repeating: -1, count: 128)
-    private var values = [Int32](repeating: 0, count: 128)
+    private var keys: [Int32]
+    private var values: [Int32]
     private var used: [Int] = []
     /// 32 − log2 of the table's size: a slot is the top bits of the id's Fibonacci hash.
-    private var shift: UInt32 = 32 - 7
+    private var shift: UInt32
+
+    init() {
+        keys = [Int32](repeating: -1, count: 128)
+        values = [Int32](repeating: 0, count: 128)
+        shift = 32 - 7
+    }
+
+    /// A stand-in that allocates nothing, for where a table is lent out and handed back
+    /// (``TermAnalyzer/analyze(_:)``); never used as a table.
+    init(placeholder: Void) {
+        keys = []
+        values = []
+        shift = 32
+    }
 
     /// Empties the table.
     mutating func removeAll() {

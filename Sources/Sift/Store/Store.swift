@@ -28,6 +28,8 @@ final class Store {
     let directory: URL?
     let database: SQLiteDatabase
     let codec: any RecordCodec
+    /// ``domainKey(_:)``'s last domain and key.
+    private var lastDomainKey: (domain: String, key: [UInt8])?
     /// Whether upserted items' vectors are written as fp16 (for an index whose rows are fp16:
     /// they read back as the same rows, in half the bytes); records of either kind are read.
     var halfVectors = false
@@ -347,6 +349,15 @@ final class Store {
         return next
     }
 
+    /// The lookup key of `domain` (`"domain:"` and its name): the last one made is kept, since a
+    /// batch's items mostly share their domain (with a protected store's codec, a key is an HMAC).
+    private func domainKey(_ domain: String) -> [UInt8] {
+        if let last = lastDomainKey, last.domain == domain { return last.key }
+        let key = codec.lookupKey("domain:" + domain)
+        lastDomainKey = (domain, key)
+        return key
+    }
+
     private func apply(_ mutation: StoreMutation) throws {
         switch mutation {
         case .upsert(let stored):
@@ -354,7 +365,7 @@ final class Store {
             try database.query(
                 "INSERT OR REPLACE INTO items(key, domain_key, payload) VALUES(?, ?, ?)",
                 [
-                    .blob(key), .blob(codec.lookupKey("domain:" + stored.item.domain)),
+                    .blob(key), .blob(domainKey(stored.item.domain)),
                     .blob(try codec.seal(stored.encoded(halfVector: halfVectors), context: key)),
                 ])
         case .delete(let ids):

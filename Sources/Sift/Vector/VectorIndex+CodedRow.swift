@@ -80,11 +80,9 @@ extension VectorIndex {
                     count = dimension
                 }
                 guard quantized != nil || rescoring != nil else { break }
-                let rounded = [Float](unsafeUninitializedCapacity: dimension) { f, count in
-                    row.halves.withUnsafeBufferPointer { LinearAlgebra.fromHalf($0.baseAddress!, into: f.baseAddress!, count: dimension) }
-                    count = dimension
-                }
-                rounded.withUnsafeBufferPointer { v in
+                // The copies code the rounded vector, made in scratch space on the stack.
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: dimension) { v in
+                    row.halves.withUnsafeBufferPointer { LinearAlgebra.fromHalf($0.baseAddress!, into: v.baseAddress!, count: dimension) }
                     row.quantized = quantized?.code(v.baseAddress!)
                     row.rescoring = rescoring?.code(v.baseAddress!)
                 }

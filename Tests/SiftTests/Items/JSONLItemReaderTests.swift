@@ -174,4 +174,20 @@ struct ItemBasicsTests {
         #expect(SearchableItem(id: "a", title: "T", content: "C", keywords: ["k1", "k2"]).embeddingText == "T k1 k2 C")
         #expect(SearchableItem(id: "b", content: "only content").embeddingText == "only content")
     }
+
+    @Test("The embedding text is the present parts joined by single spaces, for every mix of empty parts")
+    func embeddingTextOfEmptyParts() {
+        for title in ["", "T"] {
+            for keywords in [[], [""], ["", ""], ["k"], ["k1", "k2"], ["", "k"]] as [[String]] {
+                for content in ["", "C é 😤"] {
+                    let item = SearchableItem(id: "a", title: title, content: content, keywords: keywords)
+                    var parts: [String] = []
+                    if !title.isEmpty { parts.append(title) }
+                    if !keywords.isEmpty { parts.append(keywords.joined(separator: " ")) }
+                    if !content.isEmpty { parts.append(content) }
+                    #expect(item.embeddingText == parts.joined(separator: " "), "\(title) \(keywords) \(content)")
+                }
+            }
+        }
+    }
 }

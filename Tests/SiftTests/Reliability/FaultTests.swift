@@ -17,8 +17,9 @@ extension SearchIndex {
         try store.database.execute("PRAGMA max_page_count = 1073741823")
     }
 
-    /// Test seam: every `COMMIT` of a write fails (SQLITE_IOERR, as a journal write on a failing
-    /// disk would) while `failing` is true, whether it runs beside a projection or not.
+    /// Test seam: the `COMMIT` of every index write (`commitNow`: upserts, deletes, donations)
+    /// fails (SQLITE_IOERR, as a journal write on a failing disk would) while `failing` is true,
+    /// whether it runs beside a projection or on the calling thread.
     func failCommitsForTesting(_ failing: Bool) {
         let path = store.path
         if failing {
