@@ -312,8 +312,7 @@ package struct KeywordIndex: Sendable {
 
     /// ``titleHash(_:)`` of a word's UTF-8.
     static func titleHash(bytes word: UnsafeBufferPointer<UInt8>) -> UInt16 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in word { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let h = FNV1a.hash(word)
         let folded = UInt16(truncatingIfNeeded: h ^ (h >> 16) ^ (h >> 32) ^ (h >> 48))
         return folded == 0 ? 1 : folded
     }

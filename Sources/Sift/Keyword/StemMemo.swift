@@ -26,13 +26,9 @@ struct StemMemo: Sendable, ExpressibleByDictionaryLiteral {
     /// The entries, in the order their words came in.
     var values: [StemEntry] { entries }
 
-    /// FNV-1a 64 of `word`.
+    /// The hash a word is found by.
     @inline(__always)
-    private static func hash(_ word: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in word { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return h
-    }
+    private static func hash(_ word: UnsafeBufferPointer<UInt8>) -> UInt64 { FNV1a.hash(word) }
 
     /// The index of `word`'s entry and the slot where it is (or would go).
     @inline(__always)

@@ -104,8 +104,7 @@ extension KeywordIndex {
     func documentDigests() -> [UInt64] {
         var digests = [UInt64](repeating: 0, count: rowTerms.count)
         for (term, list) in postings.enumerated() {
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            for b in termStrings[term].utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+            let h = FNV1a.hash(termStrings[term])
             for p in list where Int(p.row) < digests.count {
                 let f = frequencies(p, term: Int32(term))
                 digests[Int(p.row)] &+= Self.mix(h ^ (UInt64(f.0) | UInt64(f.1) << 16 | UInt64(f.2) << 32))

@@ -143,8 +143,7 @@ final class SQLiteDatabase {
         do {
             let result = try body()
             guard runsBeside(result) else {
-                try commitFault?()
-                try execute("COMMIT")
+                try commit()
                 return result
             }
             // The connection is used by one thread at a time: the other thread's, until the
@@ -155,8 +154,7 @@ final class SQLiteDatabase {
             committed.enter()
             Self.committer.async {
                 do {
-                    try connection.commitFault?()
-                    try connection.execute("COMMIT")
+                    try connection.commit()
                 } catch {
                     failure = error
                 }
@@ -170,6 +168,13 @@ final class SQLiteDatabase {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// The `COMMIT` of ``transaction(runsBeside:beside:_:)``, on whichever thread runs it, with
+    /// its test seam.
+    private func commit() throws {
+        try commitFault?()
+        try execute("COMMIT")
     }
 
     /// Where ``transaction(runsBeside:beside:_:)`` runs its `COMMIT`s beside other work: a
