@@ -10,11 +10,15 @@ struct KeywordAccumulator: Sendable {
     /// The rows the last query matched, each once, in the order first matched (in the lower
     /// half of the rows, then in the upper half, when the walk was split over two cores).
     var touched: [Int32] = []
-    var marks: [Bool] = []
     var best: [Float] = []
     var bestRows: [Int32] = []
-    /// Per row: how many of the query's whole words (not prefixes) occur in its title.
-    var titleHits: [UInt8] = []
+    /// Per row: in the high 24 bits the ``generation`` of the last query that touched it (so a
+    /// row is touched by this query when they are equal, and ``reset()`` need not clear them), in
+    /// the low 8 bits how many of that query's whole words (not prefixes) occur in its title
+    /// (counted modulo 256). One table, so the walk reads and writes one entry a posting.
+    var stamps: [UInt32] = []
+    /// The current query's number, 1 ..< 2^24 (0 is no query's: a row never touched).
+    private(set) var generation: UInt32 = 1
     /// How many whole words the last query had; nil when it was not accumulated (or had more
     /// than 255), and nothing is known about titles.
     var requiredTitleTerms: Int?
@@ -35,8 +39,7 @@ struct KeywordAccumulator: Sendable {
         let grow = rows - scores.count
         scores.append(contentsOf: repeatElement(0, count: grow))
         best.append(contentsOf: repeatElement(0, count: grow))
-        marks.append(contentsOf: repeatElement(false, count: grow))
-        titleHits.append(contentsOf: repeatElement(0, count: grow))
+        stamps.append(contentsOf: repeatElement(0, count: grow))
     }
 
     /// False only when `row`'s title cannot begin with the last query's words (the condition of
@@ -46,23 +49,28 @@ struct KeywordAccumulator: Sendable {
     @inline(__always)
     func mayBeginTitle(row: Int32) -> Bool {
         guard let required = requiredTitleTerms else { return true }
-        return Int(titleHits[Int(row)]) == required
+        let stamp = stamps[Int(row)]
+        return Int(stamp >> 8 == generation ? stamp & 0xFF : 0) == required
     }
 
-    /// Zeroes the rows the last query touched.
+    /// Zeroes the scores of the rows the last query touched and starts the next generation
+    /// (every row untouched, no title hits); once in 2^24 − 1 queries the stamps are cleared.
     mutating func reset() {
         scores.withUnsafeMutableBufferPointer { scores in
-            marks.withUnsafeMutableBufferPointer { marks in
-                titleHits.withUnsafeMutableBufferPointer { titleHits in
-                    for row in touched {
-                        scores[Int(row)] = 0
-                        marks[Int(row)] = false
-                        titleHits[Int(row)] = 0
-                    }
-                }
-            }
+            for row in touched { scores[Int(row)] = 0 }
         }
         touched.removeAll(keepingCapacity: true)
         requiredTitleTerms = nil
+        nextGeneration()
+    }
+
+    /// The next generation, clearing the stamps when the last one is spent.
+    mutating func nextGeneration(last: UInt32 = 1 << 24 - 1) {
+        if generation >= last {
+            for i in stamps.indices { stamps[i] = 0 }
+            generation = 1
+        } else {
+            generation += 1
+        }
     }
 }

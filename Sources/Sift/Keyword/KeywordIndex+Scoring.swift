@@ -125,23 +125,20 @@ extension KeywordIndex {
         // Locals, so that the loops below index plain buffers.
         var scores: [Float] = []
         var best: [Float] = []
-        var marks: [Bool] = []
-        var titleHits: [UInt8] = []
+        var stamps: [UInt32] = []
         var touched: [Int32] = []
         var bestRows: [Int32] = []
         swap(&scores, &accumulator.scores)
         swap(&best, &accumulator.best)
-        swap(&marks, &accumulator.marks)
+        swap(&stamps, &accumulator.stamps)
         swap(&touched, &accumulator.touched)
         swap(&bestRows, &accumulator.bestRows)
-        swap(&titleHits, &accumulator.titleHits)
         defer {
             swap(&scores, &accumulator.scores)
             swap(&best, &accumulator.best)
-            swap(&marks, &accumulator.marks)
+            swap(&stamps, &accumulator.stamps)
             swap(&touched, &accumulator.touched)
             swap(&bestRows, &accumulator.bestRows)
-            swap(&titleHits, &accumulator.titleHits)
         }
         // Whole words (not prefixes) of the query: a title can begin with the query only if
         // it holds each of them (see `KeywordAccumulator.mayBeginTitle`).
@@ -154,15 +151,17 @@ extension KeywordIndex {
         for term in query { for t in term.terms { if let id = termIDs[t] { volume += postings.count(of: Int(id)) } } }
         let rows = rowTerms.count
         let halves = volume >= splitAbove && rows >= 2 && Parallel.cores > 1 ? 2 : 1
+        let generation = accumulator.generation
         fieldLengths.withUnsafeBufferPointer { lengths in
             scores.withUnsafeMutableBufferPointer { scores in
                 best.withUnsafeMutableBufferPointer { best in
-                    marks.withUnsafeMutableBufferPointer { marks in
-                        titleHits.withUnsafeMutableBufferPointer { titleHits in
+                    stamps.withUnsafeMutableBufferPointer { stamps in
+                        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * KeywordWalk.tabulatedLengths) {
+                            norms in
                             let walk = KeywordWalk(
-                                index: self, query: query, lengths: lengths, scores: scores, best: best, marks: marks,
-                                titleHits: titleHits, averages: averages, k1: k1, weights: (w0, w1, w2), b: (b0, b1, b2),
-                                wholeWords: wholeWords)
+                                index: self, query: query, lengths: lengths, norms: norms, scores: scores, best: best,
+                                stamps: stamps, generation: generation, averages: averages, k1: k1, weights: (w0, w1, w2),
+                                b: (b0, b1, b2), wholeWords: wholeWords)
                             if halves == 1 {
                                 walk.pass(0, .max, touched: &touched, bestRows: &bestRows)
                             } else {
@@ -206,10 +205,18 @@ struct KeywordWalk {
     let index: KeywordIndex
     let query: [KeywordIndex.QueryTerm]
     let lengths: UnsafeBufferPointer<(UInt32, UInt32, UInt32)>
+    /// Per field, each length below ``tabulatedLengths``'s BM25 length norm
+    /// `1 - b + b · length / average`: computed once a walk by the same operations as a posting's,
+    /// so the scores are the same bit for bit, and looked up instead of a multiply and two
+    /// divisions a field a posting (`perf annotate` put a fifth of the walk on that chain).
+    let norms: UnsafeMutableBufferPointer<Float>
     let scores: UnsafeMutableBufferPointer<Float>
     let best: UnsafeMutableBufferPointer<Float>
-    let marks: UnsafeMutableBufferPointer<Bool>
-    let titleHits: UnsafeMutableBufferPointer<UInt8>
+    /// Per row, ``KeywordAccumulator/stamps``: the walk's generation once it has touched the row,
+    /// and the row's title hits.
+    let stamps: UnsafeMutableBufferPointer<UInt32>
+    /// The walk's generation, in the stamps' high bits.
+    let generation: UInt32
     let averages: (Float, Float, Float)
     let k1: Float
     let w0: Float, w1: Float, w2: Float
@@ -217,20 +224,33 @@ struct KeywordWalk {
     /// Whole words (not prefixes) of the query.
     let wholeWords: Int
 
+    /// Lengths whose norms ``norms`` holds, per field.
+    static let tabulatedLengths = 512
+
+    /// - Parameter norms: room for `3 * tabulatedLengths` floats, which the walk fills.
     init(
         index: KeywordIndex, query: [KeywordIndex.QueryTerm], lengths: UnsafeBufferPointer<(UInt32, UInt32, UInt32)>,
-        scores: UnsafeMutableBufferPointer<Float>, best: UnsafeMutableBufferPointer<Float>,
-        marks: UnsafeMutableBufferPointer<Bool>, titleHits: UnsafeMutableBufferPointer<UInt8>,
-        averages: (Float, Float, Float), k1: Float, weights: (Float, Float, Float), b: (Float, Float, Float),
-        wholeWords: Int
+        norms: UnsafeMutableBufferPointer<Float>, scores: UnsafeMutableBufferPointer<Float>,
+        best: UnsafeMutableBufferPointer<Float>, stamps: UnsafeMutableBufferPointer<UInt32>, generation: UInt32,
+        averages: (Float, Float, Float), k1: Float,
+        weights: (Float, Float, Float), b: (Float, Float, Float), wholeWords: Int
     ) {
         self.index = index
         self.query = query
         self.lengths = lengths
+        precondition(norms.count >= 3 * Self.tabulatedLengths)
+        let n = Self.tabulatedLengths
+        for length in 0..<n {
+            let l = Float(UInt32(length))
+            norms[length] = 1 - b.0 + b.0 * l / averages.0
+            norms[n + length] = 1 - b.1 + b.1 * l / averages.1
+            norms[2 * n + length] = 1 - b.2 + b.2 * l / averages.2
+        }
+        self.norms = norms
         self.scores = scores
         self.best = best
-        self.marks = marks
-        self.titleHits = titleHits
+        self.stamps = stamps
+        self.generation = generation
         self.averages = averages
         self.k1 = k1
         (w0, w1, w2) = weights
@@ -242,10 +262,17 @@ struct KeywordWalk {
     func score(_ p: KeywordIndex.Posting, term: Int32, idf: Float) -> Float {
         let len = lengths[Int(p.row)]
         let f = p.isEscaped ? index.frequencies(p, term: term) : (UInt16(p.tf.0), UInt16(p.tf.1), UInt16(p.tf.2))
+        let n = UInt32(Self.tabulatedLengths)
         var tf: Float = 0
-        if f.0 > 0 { tf += w0 * Float(f.0) / (1 - b0 + b0 * Float(len.0) / averages.0) }
-        if f.1 > 0 { tf += w1 * Float(f.1) / (1 - b1 + b1 * Float(len.1) / averages.1) }
-        if f.2 > 0 { tf += w2 * Float(f.2) / (1 - b2 + b2 * Float(len.2) / averages.2) }
+        if f.0 > 0 {
+            tf += w0 * Float(f.0) / (len.0 < n ? norms[Int(len.0)] : 1 - b0 + b0 * Float(len.0) / averages.0)
+        }
+        if f.1 > 0 {
+            tf += w1 * Float(f.1) / (len.1 < n ? norms[Int(n + len.1)] : 1 - b1 + b1 * Float(len.1) / averages.1)
+        }
+        if f.2 > 0 {
+            tf += w2 * Float(f.2) / (len.2 < n ? norms[Int(2 * n + len.2)] : 1 - b2 + b2 * Float(len.2) / averages.2)
+        }
         return idf * tf * (k1 + 1) / (k1 + tf)
     }
 
@@ -270,8 +297,8 @@ struct KeywordWalk {
                 }
                 for row in bestRows {
                     let r = Int(row)
-                    if !marks[r] {
-                        marks[r] = true
+                    if stamps[r] >> 8 != generation {
+                        stamps[r] = generation << 8
                         touched.append(row)
                     }
                     scores[r] += best[r]
@@ -284,23 +311,29 @@ struct KeywordWalk {
                     guard let id = index.termIDs[t] else { continue }
                     index.postings.withList(Int(id)) { list in
                         let idf = term.weight * index.idf(documentFrequency: list.count)
-                        // Rows' lengths, scores and marks are scattered reads.
-                        for i in stride(from: 0, to: list.count, by: ScatteredReads.block) {
-                            ScatteredReads.prefetch(
-                                list, before: i, rows: lo..<hi,
-                                (UnsafeRawPointer(lengths.baseAddress), MemoryLayout<(UInt32, UInt32, UInt32)>.stride),
-                                (UnsafeRawPointer(scores.baseAddress), MemoryLayout<Float>.stride),
-                                (UnsafeRawPointer(marks.baseAddress), MemoryLayout<Bool>.stride))
-                            for j in i..<min(i + ScatteredReads.block, list.count) {
-                                let p = list[j]
-                                guard p.row >= lo && p.row < hi else { continue }
-                                let r = Int(p.row)
-                                if !marks[r] {
-                                    marks[r] = true
-                                    touched.append(p.row)
+                        // Rows' lengths, scores and stamps are scattered reads. A block's newly
+                        // touched rows are listed at its end: one append a block, not a row.
+                        withUnsafeTemporaryAllocation(of: Int32.self, capacity: ScatteredReads.block) { new in
+                            for i in stride(from: 0, to: list.count, by: ScatteredReads.block) {
+                                ScatteredReads.prefetch(
+                                    list, before: i, rows: lo..<hi,
+                                    (UnsafeRawPointer(lengths.baseAddress), MemoryLayout<(UInt32, UInt32, UInt32)>.stride),
+                                    (UnsafeRawPointer(scores.baseAddress), MemoryLayout<Float>.stride),
+                                    (UnsafeRawPointer(stamps.baseAddress), MemoryLayout<UInt32>.stride))
+                                var added = 0
+                                for j in i..<min(i + ScatteredReads.block, list.count) {
+                                    let p = list[j]
+                                    guard p.row >= lo && p.row < hi else { continue }
+                                    let r = Int(p.row)
+                                    if stamps[r] >> 8 != generation {
+                                        stamps[r] = generation << 8
+                                        new[added] = p.row
+                                        added += 1
+                                    }
+                                    scores[r] += score(p, term: id, idf: idf)
+                                    if counted && p.tf.0 > 0 { stamps[r] = stamps[r] & ~0xFF | (stamps[r] &+ 1) & 0xFF }
                                 }
-                                scores[r] += score(p, term: id, idf: idf)
-                                if counted && p.tf.0 > 0 { titleHits[r] &+= 1 }
+                                if added > 0 { touched.append(contentsOf: UnsafeBufferPointer(rebasing: new[0..<added])) }
                             }
                         }
                     }

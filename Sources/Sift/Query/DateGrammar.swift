@@ -31,16 +31,14 @@ struct DateGrammar {
     let weekday: Int
 
     init?(calendar: Calendar, now: Date, keys: [String]) {
+        guard let day = CalendarDay.containing(now, in: calendar) else { return nil }
         self.calendar = calendar
         self.keys = keys
-        today = calendar.startOfDay(for: now)
-        guard let tomorrow = calendar.date(byAdding: .day, value: 1, to: today) else { return nil }
-        self.tomorrow = tomorrow
-        let parts = calendar.dateComponents([.year, .month, .weekday], from: today)
-        guard let year = parts.year, let month = parts.month, let weekday = parts.weekday else { return nil }
-        self.year = year
-        self.month = month
-        self.weekday = (weekday + 5) % 7 + 1  // Foundation counts 1 = Sunday.
+        today = day.start
+        tomorrow = day.end
+        year = day.year
+        month = day.month
+        weekday = day.weekday
     }
 
     func key(_ i: Int) -> String? { i < keys.count ? keys[i] : nil }
@@ -355,5 +353,42 @@ struct DateGrammar {
 
     private static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+}
+
+/// The calendar day that holds an instant: its midnights, year, month and weekday, as
+/// ``DateGrammar`` starts from them. The last one asked for is kept (every query of a day asks
+/// for the same), since the calendar's arithmetic cost a query more than its BM25 arithmetic.
+struct CalendarDay: Sendable {
+    /// Midnight at the start of the day, and at its end.
+    let start: Date
+    let end: Date
+    let year: Int
+    let month: Int
+    /// 1 = Monday … 7 = Sunday.
+    let weekday: Int
+    let calendar: Calendar
+
+    private final class Last: @unchecked Sendable {
+        let lock = NSLock()
+        var day: CalendarDay?
+    }
+    private static let last = Last()
+
+    /// The day of `calendar` (its time zone) that holds `now`; nil where the calendar cannot
+    /// tell (an instant beyond its range).
+    static func containing(_ now: Date, in calendar: Calendar) -> CalendarDay? {
+        if let day = last.lock.withLock({ last.day }), day.start <= now, now < day.end, day.calendar == calendar {
+            return day
+        }
+        let start = calendar.startOfDay(for: now)
+        guard let end = calendar.date(byAdding: .day, value: 1, to: start) else { return nil }
+        let parts = calendar.dateComponents([.year, .month, .weekday], from: start)
+        guard let year = parts.year, let month = parts.month, let weekday = parts.weekday else { return nil }
+        // Foundation counts 1 = Sunday.
+        let day = CalendarDay(
+            start: start, end: end, year: year, month: month, weekday: (weekday + 5) % 7 + 1, calendar: calendar)
+        last.lock.withLock { last.day = day }
+        return day
     }
 }

@@ -10,6 +10,9 @@ extension Ranker {
 
     /// ``select()`` among `rows` (candidates), keeping `k`.
     func select(_ rows: [Int32], k: Int) -> RowTopK {
+        if request.mode == .keyword, !semantic.hasCosine, let bounds = priors.bounds {
+            return selectByKeyword(rows, k: k, bounds: bounds)
+        }
         var top = RowTopK(k: k)
         var threshold = top.threshold
         let largestBound = priors.bounds.map { max($0.plain, $0.titled) }
@@ -25,6 +28,27 @@ extension Ranker {
             let s = factors(of: row, relevance: r.value, keywordScore: r.keyword, cosine: r.cosine).final
             top.insert(score: s, row: row, precedes: order.precedes)
             threshold = top.threshold
+        }
+        return top
+    }
+
+    /// ``select(_:k:)`` in keyword mode, where a row's relevance is its BM25F (after keyword
+    /// feedback) and there is no cosine: the same skips and the same scores, read straight from
+    /// the scores instead of through ``relevance(_:)`` (which also normalises both halves).
+    private func selectByKeyword(_ rows: [Int32], k: Int, bounds: (plain: Float, titled: Float)) -> RowTopK {
+        var top = RowTopK(k: k)
+        var threshold = top.threshold
+        let largestBound = max(bounds.plain, bounds.titled)
+        bm25.withUnsafeBufferPointer { scores in
+            for row in rows {
+                let r = scores[Int(row)]
+                if r >= 0, r * largestBound < threshold || r * (mayBeginTitle(row) ? bounds.titled : bounds.plain) < threshold {
+                    continue
+                }
+                let s = factors(of: row, relevance: r, keywordScore: r, cosine: nil).final
+                top.insert(score: s, row: row, precedes: order.precedes)
+                threshold = top.threshold
+            }
         }
         return top
     }
