@@ -22,11 +22,102 @@ typedef struct {
     uint8_t *uses;      // a word's hits since it came in or since the last compaction (at most 255)
     uint8_t *keys;      // a word's length, then its bytes (SIFT_WORD_MEMO_KEY_BYTES + 1 a word)
     uint16_t *vectors;  // capacity × dim fp16 components
-    uint64_t hits, misses;
 } word_memo;
 
 static _Thread_local word_memo *memo_of_thread;
 static _Thread_local uint32_t limit_of_thread;
+static _Thread_local uint64_t hits_of_thread, misses_of_thread;
+
+// A model's shared memo (`sift_shared_word_memo`): the first `SHARED_LIMIT` words its embedder
+// meets, held for every thread, so that the threads preparing a batch together do not each sum
+// and keep the same words. Entries are only added, never changed or removed, so a reader needs
+// no lock: an entry is written whole by the thread that reserved it, then published by a
+// release store of its index into a slot, which a reader loads with acquire before it reads the
+// entry. Two threads adding the same word at once both publish it (the second copy is never
+// found: harmless). The arrays are zeroed pages (resident once used); the vectors come in
+// chunks as they fill. Words beyond it go to the thread's own memo. Every field that several
+// threads touch is read and written with the __atomic builtins, but an entry's own bytes.
+#define SHARED_LIMIT 32768u
+#define SHARED_CHUNK 1024u
+#define SHARED_SLOTS (2u * SHARED_LIMIT)
+struct sift_shared_word_memo {
+    size_t dim;
+    uint32_t count;                // entries reserved (may pass the limit: those got no entry)
+    uint32_t slots[SHARED_SLOTS];  // entry index + 1, or 0 for an empty slot
+    uint64_t hashes[SHARED_LIMIT];
+    uint8_t keys[SHARED_LIMIT][SIFT_WORD_MEMO_KEY_BYTES + 1];
+    uint16_t *chunks[SHARED_LIMIT / SHARED_CHUNK];
+};
+
+/// The shared entry this thread reserved last and has not published yet (+ 1; 0 for none).
+static _Thread_local uint32_t pending_of_thread;
+/// Set by `sift_word_memo_set_limit` (tests): this thread uses its own memo only.
+static _Thread_local int private_of_thread;
+
+sift_shared_word_memo *sift_shared_word_memo_create(size_t dim) {
+    if (dim == 0) return NULL;
+    sift_shared_word_memo *shared = calloc(1, sizeof *shared);
+    if (shared) shared->dim = dim;
+    return shared;
+}
+
+void sift_shared_word_memo_free(sift_shared_word_memo *shared) {
+    if (!shared) return;
+    for (uint32_t c = 0; c < SHARED_LIMIT / SHARED_CHUNK; c++) free(shared->chunks[c]);
+    free(shared);
+}
+
+uint32_t sift_shared_word_memo_count(const sift_shared_word_memo *shared) {
+    uint32_t n = __atomic_load_n(&shared->count, __ATOMIC_RELAXED);
+    return n < SHARED_LIMIT ? n : SHARED_LIMIT;
+}
+
+static inline uint16_t *shared_vector(sift_shared_word_memo *shared, uint32_t i) {
+    uint16_t *chunk = __atomic_load_n(&shared->chunks[i / SHARED_CHUNK], __ATOMIC_ACQUIRE);
+    return chunk + (size_t)(i % SHARED_CHUNK) * shared->dim;
+}
+
+void sift_word_memo_inserted(sift_shared_word_memo *shared) {
+    uint32_t pending = pending_of_thread;
+    if (!pending || !shared) return;
+    pending_of_thread = 0;
+    uint32_t i = pending - 1;
+    for (uint32_t s = (uint32_t)(shared->hashes[i] >> 32) & (SHARED_SLOTS - 1);; s = (s + 1) & (SHARED_SLOTS - 1)) {
+        uint32_t empty = 0;
+        if (__atomic_compare_exchange_n(&shared->slots[s], &empty, pending, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) return;
+    }
+}
+
+static uint16_t *shared_find(sift_shared_word_memo *shared, size_t dim, uint64_t hash, const uint8_t *bytes, size_t len) {
+    if (!shared || private_of_thread || shared->dim != dim) return NULL;
+    for (uint32_t s = (uint32_t)(hash >> 32) & (SHARED_SLOTS - 1);; s = (s + 1) & (SHARED_SLOTS - 1)) {
+        uint32_t v = __atomic_load_n(&shared->slots[s], __ATOMIC_ACQUIRE);
+        if (!v) return NULL;
+        uint32_t i = v - 1;
+        const uint8_t *key = shared->keys[i];
+        if (shared->hashes[i] == hash && key[0] == len && memcmp(key + 1, bytes, len) == 0) return shared_vector(shared, i);
+    }
+}
+
+/// Room for the word in the shared memo, or NULL when it is full (or memory ran out).
+static uint16_t *shared_reserve(sift_shared_word_memo *shared, size_t dim, uint64_t hash, const uint8_t *bytes, size_t len) {
+    if (!shared || private_of_thread || shared->dim != dim) return NULL;
+    if (__atomic_load_n(&shared->count, __ATOMIC_RELAXED) >= SHARED_LIMIT) return NULL;
+    uint32_t i = __atomic_fetch_add(&shared->count, 1, __ATOMIC_RELAXED);
+    if (i >= SHARED_LIMIT) return NULL;
+    uint16_t **chunk = &shared->chunks[i / SHARED_CHUNK];
+    if (!__atomic_load_n(chunk, __ATOMIC_ACQUIRE)) {
+        uint16_t *fresh = malloc(sizeof(uint16_t) * dim * SHARED_CHUNK);
+        if (!fresh) return NULL;  // the entry stays unused
+        uint16_t *none = NULL;
+        if (!__atomic_compare_exchange_n(chunk, &none, fresh, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) free(fresh);
+    }
+    shared->hashes[i] = hash;
+    shared->keys[i][0] = (uint8_t)len;
+    memcpy(shared->keys[i] + 1, bytes, len);
+    pending_of_thread = i + 1;
+    return shared_vector(shared, i);
+}
 static pthread_key_t memo_key;
 static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
 
@@ -121,27 +212,41 @@ static inline int same_word(const word_memo *m, int32_t i, uint64_t hash, const 
     return m->hashes[i] == hash && key[0] == len && memcmp(key + 1, bytes, len) == 0;
 }
 
-uint16_t *sift_word_memo_find(uint64_t model, size_t dim, uint64_t hash, const uint8_t *bytes, size_t len) {
+uint16_t *sift_word_memo_find(sift_shared_word_memo *shared, uint64_t model, size_t dim, uint64_t hash, const uint8_t *bytes,
+                              size_t len) {
+    if (len > SIFT_WORD_MEMO_KEY_BYTES) {
+        misses_of_thread++;
+        return NULL;
+    }
+    uint16_t *held = shared_find(shared, dim, hash, bytes, len);
+    if (held) {
+        hits_of_thread++;
+        return held;
+    }
     word_memo *m = memo_of_thread;
-    if (!m || m->model != model || m->dim != dim || len > SIFT_WORD_MEMO_KEY_BYTES) {
-        if (m) m->misses++;
+    if (!m || m->model != model || m->dim != dim) {
+        misses_of_thread++;
         return NULL;
     }
     for (uint32_t s = slot_of(m, hash);; s = (s + 1) & m->mask) {
         int32_t i = m->slots[s];
         if (i < 0) break;
         if (same_word(m, i, hash, bytes, len)) {
-            m->hits++;
+            hits_of_thread++;
             if (m->uses[i] < 255) m->uses[i]++;
             return m->vectors + (size_t)i * dim;
         }
     }
-    m->misses++;
+    misses_of_thread++;
     return NULL;
 }
 
-uint16_t *sift_word_memo_insert(uint64_t model, size_t dim, uint64_t hash, const uint8_t *bytes, size_t len) {
+uint16_t *sift_word_memo_insert(sift_shared_word_memo *shared, uint64_t model, size_t dim, uint64_t hash, const uint8_t *bytes,
+                                size_t len) {
+    pending_of_thread = 0;
     if (len > SIFT_WORD_MEMO_KEY_BYTES || dim == 0) return NULL;
+    uint16_t *room = shared_reserve(shared, dim, hash, bytes, len);
+    if (room) return room;
     word_memo *m = thread_memo();
     if (!m) return NULL;
     if (m->model != model || m->dim != dim) {
@@ -175,25 +280,21 @@ uint16_t *sift_word_memo_insert(uint64_t model, size_t dim, uint64_t hash, const
 
 void sift_word_memo_set_limit(uint32_t limit) {
     limit_of_thread = limit;
+    private_of_thread = 1;
     word_memo *m = memo_of_thread;
     if (m) {
         pthread_setspecific(memo_key, NULL);
         memo_of_thread = NULL;
-        uint64_t hits = m->hits, misses = m->misses;
         memo_free(m);
-        m = thread_memo();
-        if (m) {
-            m->hits = hits;
-            m->misses = misses;
-        }
+        thread_memo();
     }
 }
 
 void sift_word_memo_counts(uint64_t *hits, uint64_t *misses) {
-    word_memo *m = memo_of_thread;
-    *hits = m ? m->hits : 0;
-    *misses = m ? m->misses : 0;
+    *hits = hits_of_thread;
+    *misses = misses_of_thread;
 }
+
 
 static void add_scaled_portable(float *acc, const uint16_t *v, float w, size_t dim) {
     float x[64];

@@ -26,6 +26,8 @@ public struct HashedNGramEmbedder: Embedder {
     /// This instance's key in the threads' memos of word vectors (`WordMemo.h`): a new one for
     /// every model made, shared by its copies.
     let memoID: UInt64 = sift_next_model_id()
+    /// The words every thread of this model shares (`WordMemo.h`), before each thread's own.
+    let sharedMemo: SharedWordMemo
 
     /// `name@checksum`; changes whenever the model's bytes change.
     public var fingerprint: String {
@@ -44,6 +46,7 @@ public struct HashedNGramEmbedder: Embedder {
         self.dimension = header.dimension
         self.name = header.name
         self.checksum = header.checksum
+        self.sharedMemo = SharedWordMemo(dimension: header.dimension)
         self.table = EmbeddingTable(
             file: file, dimension: header.dimension, bucketCount: header.featurizer.bucketCount,
             quantization: header.quantization, layout: header.layout)
@@ -64,6 +67,7 @@ public struct HashedNGramEmbedder: Embedder {
                 quantization: quantized ? .int8RowScaled : .float32)
         }
         self.table = table
+        self.sharedMemo = SharedWordMemo(dimension: dimension)
         self.checksum = table.withRowBytes { rows in
             ModelFileFormat.serialize(
                 featurizer: featurizer, dimension: dimension, quantization: table.quantization,
@@ -148,6 +152,7 @@ public struct HashedNGramEmbedder: Embedder {
         output.update(repeating: 0)
         let acc = output.baseAddress!
         let d = dimension
+        let shared = sharedMemo.pointer
         // The bigrams' rows are gathered, then added in batches, so that the table can fetch
         // rows ahead (see EmbeddingTable.accumulate).
         withUnsafeTemporaryAllocation(of: EmbeddingTable.Term.self, capacity: 2 * Self.batch) { terms in
@@ -160,8 +165,9 @@ public struct HashedNGramEmbedder: Embedder {
                     featurizer.forEachHashedTerm(in: text) { term, unigram, bigram in
                         let w = termWeight(term)
                         let vector =
-                            sift_word_memo_find(memoID, d, unigram, term.baseAddress, term.count)
-                            ?? termVector(term, unigram, own: own, sum: sum.baseAddress!, rounded: rounded.baseAddress!)
+                            sift_word_memo_find(shared, memoID, d, unigram, term.baseAddress, term.count)
+                            ?? termVector(
+                                term, unigram, shared: shared, own: own, sum: sum.baseAddress!, rounded: rounded.baseAddress!)
                         sift_add_scaled_f16(acc, vector, w, d)
                         if let b = featurizer.bigramFeature(bigram, weight: w, previousWeight: previousWeight) {
                             bigrams[pending] = EmbeddingTable.Term(bucket: Int32(truncatingIfNeeded: b.bucket), weight: b.weight)
@@ -183,12 +189,13 @@ public struct HashedNGramEmbedder: Embedder {
     private static let batch = 256
 
     /// The sum of `term`'s own rows (its unigram, unless the vocabulary filter leaves it out, and
-    /// its character n-grams), rounded to fp16: kept in the thread's memo, or in `rounded` when
-    /// the memo cannot keep it. `own` and `sum` are scratch space.
+    /// its character n-grams), rounded to fp16: kept in the model's shared memo or the thread's
+    /// own, or in `rounded` when neither can keep it. `own` and `sum` are scratch space.
     @inline(__always)
     private func termVector(
-        _ term: UnsafeBufferPointer<UInt8>, _ unigram: UInt64, own: UnsafeMutableBufferPointer<EmbeddingTable.Term>,
-        sum: UnsafeMutablePointer<Float>, rounded: UnsafeMutablePointer<UInt16>
+        _ term: UnsafeBufferPointer<UInt8>, _ unigram: UInt64, shared: OpaquePointer?,
+        own: UnsafeMutableBufferPointer<EmbeddingTable.Term>, sum: UnsafeMutablePointer<Float>,
+        rounded: UnsafeMutablePointer<UInt16>
     ) -> UnsafeMutablePointer<UInt16> {
         sum.update(repeating: 0, count: dimension)
         var n = 0
@@ -201,8 +208,9 @@ public struct HashedNGramEmbedder: Embedder {
             }
         }
         if n > 0 { table.accumulate(UnsafeBufferPointer(rebasing: own[0..<n]), into: sum) }
-        let vector = sift_word_memo_insert(memoID, dimension, unigram, term.baseAddress, term.count) ?? rounded
+        let vector = sift_word_memo_insert(shared, memoID, dimension, unigram, term.baseAddress, term.count) ?? rounded
         sift_f32_to_f16(sum, vector, dimension)
+        sift_word_memo_inserted(shared)
         return vector
     }
 }

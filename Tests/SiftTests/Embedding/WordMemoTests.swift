@@ -140,6 +140,31 @@ struct WordMemoTests {
         }
         for i in 0..<64 { #expect(results[i] == expected[i % Self.texts.count]) }
     }
+
+    @Test("Threads sharing a model's memo get the bits a thread alone gets, while it fills and once it is full")
+    func sharedMemoAgrees() {
+        let model = randomModel(seed: 17)
+        #expect(model.sharedMemo.count == 0)
+        // 40,000 distinct words: more than the shared memo holds (32,768), the rest go to the
+        // threads' own memos.
+        let texts = (0..<400).map { t in (0..<100).map { "w\(t * 100 + $0)x" }.joined(separator: " ") + " tea" }
+        let expected = texts.map { onFreshThread(model, $0, limit: 1) }
+        let results = UnsafeMutableBufferPointer<[UInt32]>.allocate(capacity: 2 * texts.count)
+        results.initialize(repeating: [])
+        defer { results.deallocate() }
+        nonisolated(unsafe) let out = results
+        // Every text twice, on threads embedding at once: found in the shared memo, or summed
+        // while another thread may be adding the same word.
+        DispatchQueue.concurrentPerform(iterations: 2 * texts.count) { i in
+            out[i] = sum(model, texts[i % texts.count])
+        }
+        for i in 0..<(2 * texts.count) { #expect(results[i] == expected[i % texts.count], "text \(i % texts.count)") }
+        #expect(model.sharedMemo.count == 32_768)
+        // A copy of the model shares the memo; another model has its own.
+        let copy = model
+        #expect(copy.sharedMemo === model.sharedMemo)
+        #expect(randomModel(seed: 17).sharedMemo !== model.sharedMemo)
+    }
 }
 
 @Suite("Adding an fp16 vector (C, AVX-512 or AVX2 chosen at run time)")
