@@ -59,9 +59,10 @@ package struct FeatureFilter: Sendable, Equatable {
     /// - Complexity: O(probes).
     @inline(__always)
     package func contains(_ hash: UInt64) -> Bool {
-        words.withUnsafeBufferPointer { w in
-            positions(hash) { bit in w[bit >> 6] & (1 << UInt64(bit & 63)) != 0 }
-        }
+        // The array's elements read in place: `withUnsafeBufferPointer` on a copy of the filter
+        // retained and released its storage at every call, an atomic count every embedding
+        // thread wrote.
+        positions(hash) { bit in words[bit >> 6] & (1 << UInt64(bit & 63)) != 0 }
     }
 
     /// Asks for the words `contains(hash)` will read, so that a look-up made a little later does

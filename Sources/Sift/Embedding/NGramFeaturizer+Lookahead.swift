@@ -51,9 +51,9 @@ extension NGramFeaturizer {
                     let unigram = Self.unigramHash(term)
                     let bigram = usesBigrams ? window.prefix.map { Self.bigramHash(prefix: $0, second: term) } : nil
                     if usesBigrams { window.prefix = bigramPrefix(term) }
-                    if let vocabulary {
-                        vocabulary.prefetch(unigram)
-                        if let bigram { vocabulary.prefetch(bigram) }
+                    if hasVocabulary {
+                        filter.prefetch(unigram)
+                        if let bigram { filter.prefetch(bigram) }
                     }
                     if term.count > Self.heldBytes {
                         // Too long to hold (nothing is held now).
@@ -114,7 +114,7 @@ extension NGramFeaturizer {
     /// ``bigramWeight``); nil without a bigram or when the vocabulary filter leaves it out.
     @inline(__always)
     func bigramFeature(_ bigram: UInt64?, weight w: Float, previousWeight: Float) -> (bucket: Int, weight: Float)? {
-        guard let bigram, vocabulary?.contains(bigram) ?? true else { return nil }
+        guard let bigram, !hasVocabulary || filter.contains(bigram) else { return nil }
         let pair = previousWeight == 1 && w == 1 ? 1 : (previousWeight * w).squareRoot()
         return (bucket(ofHash: bigram), bigramWeight * pair)
     }

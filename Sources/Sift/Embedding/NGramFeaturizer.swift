@@ -39,7 +39,12 @@ package struct NGramFeaturizer: Sendable, Equatable {
     /// Normalised words dropped before features are taken.
     package let stopWords: [String]
     /// The unigrams and bigrams the model was trained on, or nil to use every one.
-    package let vocabulary: FeatureFilter?
+    package var vocabulary: FeatureFilter? { hasVocabulary ? filter : nil }
+    /// The vocabulary filter as the hot paths read it: not optional, so that reading it copies
+    /// nothing (an optional bound with `if let` was a copy, retained and released at every
+    /// term, on every embedding thread). An empty filter, never read, when there is none.
+    let filter: FeatureFilter
+    let hasVocabulary: Bool
     /// Character n-grams only for a word the vocabulary filter does not hold (a typo, a word
     /// never seen in training): a known word is its unigram row alone, which is cheaper to
     /// embed. Needs a vocabulary filter; without one every word is unknown.
@@ -62,7 +67,8 @@ package struct NGramFeaturizer: Sendable, Equatable {
         self.charWeight = charWeight
         self.bigramWeight = bigramWeight
         self.stopWords = stopWords
-        self.vocabulary = vocabulary
+        self.filter = vocabulary ?? FeatureFilter(log2Bits: 6, probes: 1)
+        self.hasVocabulary = vocabulary != nil
         self.nGramsOnlyForUnknownWords = nGramsOnlyForUnknownWords
         self.stopWordTable = StopWordTable(stopWords)
     }
@@ -156,9 +162,9 @@ package struct NGramFeaturizer: Sendable, Equatable {
     func forEachTermFeature(
         of term: UnsafeBufferPointer<UInt8>, unigramHash h: UInt64, _ body: (Int, Float, Kind) -> Void
     ) {
-        let known = vocabulary?.contains(h) ?? true
+        let known = !hasVocabulary || filter.contains(h)
         if known { body(bucket(ofHash: h), wordWeight, .word) }
-        if !(known && nGramsOnlyForUnknownWords && vocabulary != nil) {
+        if !(known && nGramsOnlyForUnknownWords && hasVocabulary) {
             forEachCharNGram(of: term) { bucket, weight in body(bucket, weight, .charNGram) }
         }
     }
@@ -239,7 +245,7 @@ package struct NGramFeaturizer: Sendable, Equatable {
     @inline(__always)
     package func bigramBucket(prefix: UInt64, second: UnsafeBufferPointer<UInt8>) -> Int? {
         let h = Self.bigramHash(prefix: prefix, second: second)
-        if let vocabulary, !vocabulary.contains(h) { return nil }
+        if hasVocabulary, !filter.contains(h) { return nil }
         return bucket(ofHash: h)
     }
 
@@ -266,28 +272,33 @@ package struct NGramFeaturizer: Sendable, Equatable {
     }
 }
 
-/// An open-addressing set of byte strings, looked up without allocating.
+/// An open-addressing set of byte strings, looked up without allocating — and without
+/// retaining anything: the words lie in one flat byte array (a word an array of its own was
+/// retained and released at every look-up that reached it, an atomic count that the threads
+/// embedding at once all wrote).
 struct StopWordTable: Sendable {
-    private let slots: [Int32]  // index into words, or -1
-    private let words: [[UInt8]]
+    private let slots: [Int32]  // index of a word, or -1
+    private let bytes: [UInt8]  // every word's bytes, one after another
+    private let starts: [Int32]  // where word i begins in `bytes`; starts[count] = bytes.count
     private let mask: Int
     private let maxLength: Int
 
     init(_ list: [String]) {
-        let words = list.map { Array($0.utf8) }
+        var words: [[UInt8]] = []
+        for w in list.map({ Array($0.utf8) }) where !words.contains(w) { words.append(w) }
         self.maxLength = words.map(\.count).max() ?? 0
         var size = 16
         while size < words.count * 4 { size <<= 1 }
         var slots = [Int32](repeating: -1, count: size)
         for (i, w) in words.enumerated() {
             var s = Self.slot(of: w, mask: size - 1)
-            while slots[s] >= 0 {
-                if words[Int(slots[s])] == w { break }
-                s = (s + 1) & (size - 1)
-            }
+            while slots[s] >= 0 { s = (s + 1) & (size - 1) }
             slots[s] = Int32(i)
         }
-        self.words = words
+        self.bytes = words.flatMap { $0 }
+        var starts: [Int32] = [0]
+        for w in words { starts.append(starts.last! + Int32(w.count)) }
+        self.starts = starts
         self.slots = slots
         self.mask = size - 1
     }
@@ -300,13 +311,18 @@ struct StopWordTable: Sendable {
     }
 
     @inline(__always)
-    func contains(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        if bytes.count > maxLength { return false }
-        var s = Self.slot(of: bytes, mask: mask)
+    func contains(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
+        if word.count > maxLength { return false }
+        var s = Self.slot(of: word, mask: mask)
         while true {
-            let i = slots[s]
+            let i = Int(slots[s])
             if i < 0 { return false }
-            if words[Int(i)].elementsEqual(bytes) { return true }
+            let start = Int(starts[i])
+            if Int(starts[i + 1]) - start == word.count {
+                var k = 0
+                while k < word.count && bytes[start + k] == word[k] { k += 1 }
+                if k == word.count { return true }
+            }
             s = (s + 1) & mask
         }
     }

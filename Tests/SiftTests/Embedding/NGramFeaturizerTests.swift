@@ -163,3 +163,27 @@ struct NGramFeaturizerTests {
         #expect(featurizer.features(of: "😤 — …").isEmpty)
     }
 }
+
+@Suite("The featurizer's stop-word table")
+struct StopWordTableTests {
+    func holds(_ table: StopWordTable, _ word: String) -> Bool {
+        var word = word
+        return word.withUTF8 { table.contains($0) }
+    }
+
+    @Test("Holds exactly its words: not their prefixes, extensions or other words, duplicates and all")
+    func membership() {
+        let words = ["the", "of", "and", "a", "an", "théâtre", "of", "", "x"]
+        let table = StopWordTable(words)
+        for w in words { #expect(holds(table, w), "\(w)") }
+        for w in ["th", "thee", "o", "ofs", "andx", "théâtr", "theatre", "b", "xx", "The"] { #expect(!holds(table, w), "\(w)") }
+        // Every English stop word, and none of a list of other words.
+        let english = StopWordTable(StopWords.english.sorted())
+        for w in StopWords.english { #expect(holds(english, w), "\(w)") }
+        for w in ["matcha", "tea", "expenses", "thereof1", "zzz"] where !StopWords.english.contains(w) {
+            #expect(!holds(english, w), "\(w)")
+        }
+        #expect(!holds(StopWordTable([]), "the"))
+        #expect(!holds(StopWordTable([]), ""))
+    }
+}
