@@ -60,8 +60,8 @@ package struct FeatureFilter: Sendable, Equatable {
     @inline(__always)
     package func contains(_ hash: UInt64) -> Bool {
         // The array's elements read in place: `withUnsafeBufferPointer` on a copy of the filter
-        // retained and released its storage at every call, an atomic count every embedding
-        // thread wrote.
+        // could retain and release its storage at every call, an atomic count every embedding
+        // thread writes.
         positions(hash) { bit in words[bit >> 6] & (1 << UInt64(bit & 63)) != 0 }
     }
 

@@ -273,9 +273,9 @@ package struct NGramFeaturizer: Sendable, Equatable {
 }
 
 /// An open-addressing set of byte strings, looked up without allocating — and without
-/// retaining anything: the words lie in one flat byte array (a word an array of its own was
-/// retained and released at every look-up that reached it, an atomic count that the threads
-/// embedding at once all wrote).
+/// retaining anything: the words lie in one flat byte array (a word an array of its own could
+/// be retained and released at every look-up that reached it, an atomic count that the threads
+/// embedding at once all write).
 struct StopWordTable: Sendable {
     private let slots: [Int32]  // index of a word, or -1
     private let bytes: [UInt8]  // every word's bytes, one after another

@@ -208,7 +208,7 @@ struct KeywordWalk {
     /// Per field, each length below ``tabulatedLengths``'s BM25 length norm
     /// `1 - b + b · length / average`: computed once a walk by the same operations as a posting's,
     /// so the scores are the same bit for bit, and looked up instead of a multiply and two
-    /// divisions a field a posting (`perf annotate` put a fifth of the walk on that chain).
+    /// divisions a field a posting (`perf annotate` put much of the walk on the divisions).
     let norms: UnsafeMutableBufferPointer<Float>
     let scores: UnsafeMutableBufferPointer<Float>
     let best: UnsafeMutableBufferPointer<Float>
