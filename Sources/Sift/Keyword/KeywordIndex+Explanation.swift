@@ -32,9 +32,9 @@ extension KeywordIndex {
                 let w = parameters.weights
                 let b = parameters.b
                 let parts: [Float] = [
-                    p.0 > 0 ? w[0] * Float(p.0) / (1 - b[0] + b[0] * Float(len.0) / averages.0) : 0,
-                    p.1 > 0 ? w[1] * Float(p.1) / (1 - b[1] + b[1] * Float(len.1) / averages.1) : 0,
-                    p.2 > 0 ? w[2] * Float(p.2) / (1 - b[2] + b[2] * Float(len.2) / averages.2) : 0,
+                    p.0 > 0 ? w[0] * Float(p.0) / Self.lengthNorm(len.0, b: b[0], average: averages.0) : 0,
+                    p.1 > 0 ? w[1] * Float(p.1) / Self.lengthNorm(len.1, b: b[1], average: averages.1) : 0,
+                    p.2 > 0 ? w[2] * Float(p.2) / Self.lengthNorm(len.2, b: b[2], average: averages.2) : 0,
                 ]
                 let tf = pseudoFrequency(p, row: row, averages: averages)
                 var e = TermExplanation(

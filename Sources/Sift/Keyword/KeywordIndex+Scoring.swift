@@ -3,15 +3,21 @@ import Foundation
 /// BM25F scoring: per field pseudo frequency, the accumulation of a query's scores over the
 /// postings (into a dictionary-free accumulator, split over two cores when long), one row's score.
 extension KeywordIndex {
+    /// BM25's length normalisation of a field: `1 − b + b · length / average`. Every scorer
+    /// (accumulation, the walk's table of norms, one row's explanation) computes it here, so that
+    /// they agree bit for bit.
+    @inline(__always)
+    static func lengthNorm(_ length: UInt32, b: Float, average: Float) -> Float { 1 - b + b * Float(length) / average }
+
     @inline(__always)
     func pseudoFrequency(_ f: (UInt16, UInt16, UInt16), row: Int32, averages: (Float, Float, Float)) -> Float {
         let len = fieldLengths[Int(row)]
         let w = parameters.weights
         let b = parameters.b
         var tf: Float = 0
-        if f.0 > 0 { tf += w[0] * Float(f.0) / (1 - b[0] + b[0] * Float(len.0) / averages.0) }
-        if f.1 > 0 { tf += w[1] * Float(f.1) / (1 - b[1] + b[1] * Float(len.1) / averages.1) }
-        if f.2 > 0 { tf += w[2] * Float(f.2) / (1 - b[2] + b[2] * Float(len.2) / averages.2) }
+        if f.0 > 0 { tf += w[0] * Float(f.0) / Self.lengthNorm(len.0, b: b[0], average: averages.0) }
+        if f.1 > 0 { tf += w[1] * Float(f.1) / Self.lengthNorm(len.1, b: b[1], average: averages.1) }
+        if f.2 > 0 { tf += w[2] * Float(f.2) / Self.lengthNorm(len.2, b: b[2], average: averages.2) }
         return tf
     }
 
@@ -241,10 +247,10 @@ struct KeywordWalk {
         precondition(norms.count >= 3 * Self.tabulatedLengths)
         let n = Self.tabulatedLengths
         for length in 0..<n {
-            let l = Float(UInt32(length))
-            norms[length] = 1 - b.0 + b.0 * l / averages.0
-            norms[n + length] = 1 - b.1 + b.1 * l / averages.1
-            norms[2 * n + length] = 1 - b.2 + b.2 * l / averages.2
+            let l = UInt32(length)
+            norms[length] = KeywordIndex.lengthNorm(l, b: b.0, average: averages.0)
+            norms[n + length] = KeywordIndex.lengthNorm(l, b: b.1, average: averages.1)
+            norms[2 * n + length] = KeywordIndex.lengthNorm(l, b: b.2, average: averages.2)
         }
         self.norms = norms
         self.scores = scores
@@ -262,18 +268,18 @@ struct KeywordWalk {
     func score(_ p: KeywordIndex.Posting, term: Int32, idf: Float) -> Float {
         let len = lengths[Int(p.row)]
         let f = p.isEscaped ? index.frequencies(p, term: term) : (UInt16(p.tf.0), UInt16(p.tf.1), UInt16(p.tf.2))
-        let n = UInt32(Self.tabulatedLengths)
         var tf: Float = 0
-        if f.0 > 0 {
-            tf += w0 * Float(f.0) / (len.0 < n ? norms[Int(len.0)] : 1 - b0 + b0 * Float(len.0) / averages.0)
-        }
-        if f.1 > 0 {
-            tf += w1 * Float(f.1) / (len.1 < n ? norms[Int(n + len.1)] : 1 - b1 + b1 * Float(len.1) / averages.1)
-        }
-        if f.2 > 0 {
-            tf += w2 * Float(f.2) / (len.2 < n ? norms[Int(2 * n + len.2)] : 1 - b2 + b2 * Float(len.2) / averages.2)
-        }
+        if f.0 > 0 { tf += w0 * Float(f.0) / norm(0, len.0, b0, averages.0) }
+        if f.1 > 0 { tf += w1 * Float(f.1) / norm(1, len.1, b1, averages.1) }
+        if f.2 > 0 { tf += w2 * Float(f.2) / norm(2, len.2, b2, averages.2) }
         return idf * tf * (k1 + 1) / (k1 + tf)
+    }
+
+    /// Field `field`'s length norm for `length`: from the table, or computed past its end.
+    @inline(__always)
+    func norm(_ field: Int, _ length: UInt32, _ b: Float, _ average: Float) -> Float {
+        length < UInt32(Self.tabulatedLengths)
+            ? norms[field * Self.tabulatedLengths + Int(length)] : KeywordIndex.lengthNorm(length, b: b, average: average)
     }
 
     /// The query over the rows in `lo..<hi`.

@@ -10,42 +10,30 @@ extension Ranker {
 
     /// ``select()`` among `rows` (candidates), keeping `k`.
     func select(_ rows: [Int32], k: Int) -> RowTopK {
-        if request.mode == .keyword, !semantic.hasCosine, let bounds = priors.bounds {
-            return selectByKeyword(rows, k: k, bounds: bounds)
-        }
         var top = RowTopK(k: k)
         var threshold = top.threshold
         let largestBound = priors.bounds.map { max($0.plain, $0.titled) }
-        for row in rows {
-            let r = relevance(row)
-            // Below the threshold even at the larger bound: out without reading whether its
-            // title may begin with the query (the same test: r ≥ 0 keeps the products in order).
-            if let bounds = priors.bounds, r.value >= 0,
-                r.value * largestBound! < threshold || r.value * (mayBeginTitle(row) ? bounds.titled : bounds.plain) < threshold
-            {
-                continue
-            }
-            let s = factors(of: row, relevance: r.value, keywordScore: r.keyword, cosine: r.cosine).final
-            top.insert(score: s, row: row, precedes: order.precedes)
-            threshold = top.threshold
-        }
-        return top
-    }
-
-    /// ``select(_:k:)`` in keyword mode, where a row's relevance is its BM25F (after keyword
-    /// feedback) and there is no cosine: the same skips and the same scores, read straight from
-    /// the scores instead of through ``relevance(_:)`` (which also normalises both halves).
-    private func selectByKeyword(_ rows: [Int32], k: Int, bounds: (plain: Float, titled: Float)) -> RowTopK {
-        var top = RowTopK(k: k)
-        var threshold = top.threshold
-        let largestBound = max(bounds.plain, bounds.titled)
+        // In keyword mode without cosines a row's relevance is its BM25F (after keyword
+        // feedback): read straight from the scores, not through ``relevance(_:)``, which also
+        // normalises both halves.
+        let keywordOnly = request.mode == .keyword && !semantic.hasCosine
         bm25.withUnsafeBufferPointer { scores in
             for row in rows {
-                let r = scores[Int(row)]
-                if r >= 0, r * largestBound < threshold || r * (mayBeginTitle(row) ? bounds.titled : bounds.plain) < threshold {
+                let r =
+                    keywordOnly
+                    ? Relevance(
+                        keyword: scores[Int(row)], cosine: nil, normalizedKeyword: 0, normalizedSemantic: 0,
+                        value: scores[Int(row)])
+                    : relevance(row)
+                // Below the threshold even at the larger bound: out without reading whether its
+                // title may begin with the query (the same test: r ≥ 0 keeps the products in order).
+                if let bounds = priors.bounds, r.value >= 0,
+                    r.value * largestBound! < threshold
+                        || r.value * (mayBeginTitle(row) ? bounds.titled : bounds.plain) < threshold
+                {
                     continue
                 }
-                let s = factors(of: row, relevance: r, keywordScore: r, cosine: nil).final
+                let s = factors(of: row, relevance: r.value, keywordScore: r.keyword, cosine: r.cosine).final
                 top.insert(score: s, row: row, precedes: order.precedes)
                 threshold = top.threshold
             }
