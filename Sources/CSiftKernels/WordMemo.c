@@ -37,6 +37,18 @@ static _Thread_local uint64_t hits_of_thread, misses_of_thread;
 // found: harmless). The arrays are zeroed pages (resident once used); the vectors come in
 // chunks as they fill. Words beyond it go to the thread's own memo. Every field that several
 // threads touch is read and written with the __atomic builtins, but an entry's own bytes.
+/// Whether an entry whose hash is `held` and whose key (its length, then its bytes) is `key` is
+/// the word `bytes[0..<len]` of hash `hash`; both memos keep their words so.
+static inline int key_holds(uint64_t held, const uint8_t *key, uint64_t hash, const uint8_t *bytes, size_t len) {
+    return held == hash && key[0] == len && memcmp(key + 1, bytes, len) == 0;
+}
+
+/// Writes the word `bytes[0..<len]` as a key: its length, then its bytes.
+static inline void write_key(uint8_t *key, const uint8_t *bytes, size_t len) {
+    key[0] = (uint8_t)len;
+    memcpy(key + 1, bytes, len);
+}
+
 #define SHARED_LIMIT 32768u
 #define SHARED_CHUNK 1024u
 #define SHARED_SLOTS (2u * SHARED_LIMIT)
@@ -48,6 +60,9 @@ struct sift_shared_word_memo {
     uint8_t keys[SHARED_LIMIT][SIFT_WORD_MEMO_KEY_BYTES + 1];
     uint16_t *chunks[SHARED_LIMIT / SHARED_CHUNK];
 };
+
+/// The first slot a word of hash `hash` may take in a shared memo (then the next ones, in turn).
+static inline uint32_t shared_slot(uint64_t hash) { return (uint32_t)(hash >> 32) & (SHARED_SLOTS - 1); }
 
 /// The shared entry this thread reserved last and has not published yet (+ 1; 0 for none).
 static _Thread_local uint32_t pending_of_thread;
@@ -82,26 +97,30 @@ void sift_word_memo_inserted(sift_shared_word_memo *shared) {
     if (!pending || !shared) return;
     pending_of_thread = 0;
     uint32_t i = pending - 1;
-    for (uint32_t s = (uint32_t)(shared->hashes[i] >> 32) & (SHARED_SLOTS - 1);; s = (s + 1) & (SHARED_SLOTS - 1)) {
+    for (uint32_t s = shared_slot(shared->hashes[i]);; s = (s + 1) & (SHARED_SLOTS - 1)) {
         uint32_t empty = 0;
         if (__atomic_compare_exchange_n(&shared->slots[s], &empty, pending, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) return;
     }
 }
 
+/// Whether this thread uses `shared` (given, for vectors of `dim` components, and the thread
+/// not kept to its own memo by a test).
+static inline int shared_serves(const sift_shared_word_memo *shared, size_t dim) {
+    return shared && !private_of_thread && shared->dim == dim;
+}
+
 static uint16_t *shared_find(sift_shared_word_memo *shared, size_t dim, uint64_t hash, const uint8_t *bytes, size_t len) {
-    if (!shared || private_of_thread || shared->dim != dim) return NULL;
-    for (uint32_t s = (uint32_t)(hash >> 32) & (SHARED_SLOTS - 1);; s = (s + 1) & (SHARED_SLOTS - 1)) {
+    if (!shared_serves(shared, dim)) return NULL;
+    for (uint32_t s = shared_slot(hash);; s = (s + 1) & (SHARED_SLOTS - 1)) {
         uint32_t v = __atomic_load_n(&shared->slots[s], __ATOMIC_ACQUIRE);
         if (!v) return NULL;
-        uint32_t i = v - 1;
-        const uint8_t *key = shared->keys[i];
-        if (shared->hashes[i] == hash && key[0] == len && memcmp(key + 1, bytes, len) == 0) return shared_vector(shared, i);
+        if (key_holds(shared->hashes[v - 1], shared->keys[v - 1], hash, bytes, len)) return shared_vector(shared, v - 1);
     }
 }
 
 /// Room for the word in the shared memo, or NULL when it is full (or memory ran out).
 static uint16_t *shared_reserve(sift_shared_word_memo *shared, size_t dim, uint64_t hash, const uint8_t *bytes, size_t len) {
-    if (!shared || private_of_thread || shared->dim != dim) return NULL;
+    if (!shared_serves(shared, dim)) return NULL;
     if (__atomic_load_n(&shared->count, __ATOMIC_RELAXED) >= SHARED_LIMIT) return NULL;
     uint32_t i = __atomic_fetch_add(&shared->count, 1, __ATOMIC_RELAXED);
     if (i >= SHARED_LIMIT) return NULL;
@@ -113,8 +132,7 @@ static uint16_t *shared_reserve(sift_shared_word_memo *shared, size_t dim, uint6
         if (!__atomic_compare_exchange_n(chunk, &none, fresh, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) free(fresh);
     }
     shared->hashes[i] = hash;
-    shared->keys[i][0] = (uint8_t)len;
-    memcpy(shared->keys[i] + 1, bytes, len);
+    write_key(shared->keys[i], bytes, len);
     pending_of_thread = i + 1;
     return shared_vector(shared, i);
 }
@@ -208,8 +226,7 @@ static void memo_clear(word_memo *m) {
 }
 
 static inline int same_word(const word_memo *m, int32_t i, uint64_t hash, const uint8_t *bytes, size_t len) {
-    const uint8_t *key = m->keys + (size_t)i * (SIFT_WORD_MEMO_KEY_BYTES + 1);
-    return m->hashes[i] == hash && key[0] == len && memcmp(key + 1, bytes, len) == 0;
+    return key_holds(m->hashes[i], m->keys + (size_t)i * (SIFT_WORD_MEMO_KEY_BYTES + 1), hash, bytes, len);
 }
 
 uint16_t *sift_word_memo_find(sift_shared_word_memo *shared, uint64_t model, size_t dim, uint64_t hash, const uint8_t *bytes,
@@ -272,9 +289,7 @@ uint16_t *sift_word_memo_insert(sift_shared_word_memo *shared, uint64_t model, s
     place_in_slot(m, hash, i);
     m->hashes[i] = hash;
     m->uses[i] = 0;
-    uint8_t *key = m->keys + (size_t)i * (SIFT_WORD_MEMO_KEY_BYTES + 1);
-    key[0] = (uint8_t)len;
-    memcpy(key + 1, bytes, len);
+    write_key(m->keys + (size_t)i * (SIFT_WORD_MEMO_KEY_BYTES + 1), bytes, len);
     return m->vectors + (size_t)i * dim;
 }
 
@@ -294,7 +309,6 @@ void sift_word_memo_counts(uint64_t *hits, uint64_t *misses) {
     *hits = hits_of_thread;
     *misses = misses_of_thread;
 }
-
 
 static void add_scaled_portable(float *acc, const uint16_t *v, float w, size_t dim) {
     float x[64];

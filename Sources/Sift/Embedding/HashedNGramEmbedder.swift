@@ -23,10 +23,8 @@ public struct HashedNGramEmbedder: Embedder {
     /// Whether the rows are int8 with per-row scales (otherwise fp32).
     public var isQuantized: Bool { table.quantization == .int8RowScaled }
     let table: EmbeddingTable
-    /// This instance's key in the threads' memos of word vectors (`WordMemo.h`): a new one for
-    /// every model made, shared by its copies.
-    let memoID: UInt64 = sift_next_model_id()
-    /// The words every thread of this model shares (`WordMemo.h`), before each thread's own.
+    /// This model's memo of word vectors shared by every thread, and its key in each thread's
+    /// own (`WordMemo.h`): a new one for every model made, shared by its copies.
     let sharedMemo: SharedWordMemo
 
     /// `name@checksum`; changes whenever the model's bytes change.
@@ -153,6 +151,7 @@ public struct HashedNGramEmbedder: Embedder {
         let acc = output.baseAddress!
         let d = dimension
         let shared = sharedMemo.pointer
+        let model = sharedMemo.model
         // The bigrams' rows are gathered, then added in batches, so that the table can fetch
         // rows ahead (see EmbeddingTable.accumulate).
         withUnsafeTemporaryAllocation(of: EmbeddingTable.Term.self, capacity: 2 * Self.batch) { terms in
@@ -165,9 +164,10 @@ public struct HashedNGramEmbedder: Embedder {
                     featurizer.forEachHashedTerm(in: text) { term, unigram, bigram in
                         let w = termWeight(term)
                         let vector =
-                            sift_word_memo_find(shared, memoID, d, unigram, term.baseAddress, term.count)
+                            sift_word_memo_find(shared, model, d, unigram, term.baseAddress, term.count)
                             ?? termVector(
-                                term, unigram, shared: shared, own: own, sum: sum.baseAddress!, rounded: rounded.baseAddress!)
+                                term, unigram, shared: shared, model: model, own: own, sum: sum.baseAddress!,
+                                rounded: rounded.baseAddress!)
                         sift_add_scaled_f16(acc, vector, w, d)
                         if let b = featurizer.bigramFeature(bigram, weight: w, previousWeight: previousWeight) {
                             bigrams[pending] = EmbeddingTable.Term(bucket: Int32(truncatingIfNeeded: b.bucket), weight: b.weight)
@@ -193,7 +193,7 @@ public struct HashedNGramEmbedder: Embedder {
     /// own, or in `rounded` when neither can keep it. `own` and `sum` are scratch space.
     @inline(__always)
     private func termVector(
-        _ term: UnsafeBufferPointer<UInt8>, _ unigram: UInt64, shared: OpaquePointer?,
+        _ term: UnsafeBufferPointer<UInt8>, _ unigram: UInt64, shared: OpaquePointer?, model: UInt64,
         own: UnsafeMutableBufferPointer<EmbeddingTable.Term>, sum: UnsafeMutablePointer<Float>,
         rounded: UnsafeMutablePointer<UInt16>
     ) -> UnsafeMutablePointer<UInt16> {
@@ -208,7 +208,7 @@ public struct HashedNGramEmbedder: Embedder {
             }
         }
         if n > 0 { table.accumulate(UnsafeBufferPointer(rebasing: own[0..<n]), into: sum) }
-        let vector = sift_word_memo_insert(shared, memoID, dimension, unigram, term.baseAddress, term.count) ?? rounded
+        let vector = sift_word_memo_insert(shared, model, dimension, unigram, term.baseAddress, term.count) ?? rounded
         sift_f32_to_f16(sum, vector, dimension)
         sift_word_memo_inserted(shared)
         return vector

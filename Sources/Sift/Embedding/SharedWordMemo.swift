@@ -5,6 +5,8 @@ import CSiftKernels
 /// every core) do not each sum and keep the same words. Lock-free: entries are only added, each
 /// published once written. Made with the model, shared by its copies, freed with the last.
 final class SharedWordMemo: Sendable {
+    /// The model's key in the threads' own memos (`sift_next_model_id`).
+    let model: UInt64 = sift_next_model_id()
     /// The C memo; nil when it could not be made (every word then goes to the threads' memos).
     nonisolated(unsafe) let pointer: OpaquePointer?
 
