@@ -89,7 +89,8 @@ extension SearchIndex {
             return (nil, "the store has no generation (schema 1, opened read-only)")
         }
         switch IndexSnapshot.load(
-            in: directory, expected: Self.snapshotKey(configuration, generation), coding: configuration.quantizedCoding)
+            in: directory, expected: Self.snapshotKey(configuration, generation), coding: configuration.quantizedCoding,
+            verifyAsReadFrom: configuration.quantizedScanMinimumRows)
         {
         case .success(let s): return (s, nil)
         case .failure(let rejection): return (nil, rejection.description)

@@ -33,12 +33,28 @@ extension SearchIndex {
             results = rank(request, filter: &filter, report: &report)
         }
         if query.snippets { results = withSnippets(results, terms: terms, searchedText: parsed.text) }
+        reportDamagedRows()
         report.exclusions += filter.exclusions
         configuration.logger.log(
             LogRecord(
                 operation: "search.\(mode.rawValue)", index: name, itemCount: results.count, duration: Date().timeIntervalSince(started),
                 outcome: "ok"))
         return (results, report)
+    }
+
+    /// Once a query has found a vector row of the snapshot damaged (``RowChecks``; it was
+    /// answered with the row's re-scoring copy): logs it and removes the snapshot, so that the
+    /// next open rebuilds from the store (a read-only index leaves the file). No snapshot is
+    /// written from these rows (``IndexSnapshot/write(_:key:in:)``).
+    private func reportDamagedRows() {
+        guard let row = state.vectors?.rowChecks?.takeReport() else { return }
+        var outcome = "damaged: vector row \(row) does not match its checksum; answered from the re-scoring copy"
+        if let directory = configuration.directory, !configuration.readOnly, snapshotGeneration != nil {
+            IndexSnapshot.remove(in: directory)
+            outcome += "; the snapshot is removed, the next open rebuilds from the store"
+        }
+        snapshotGeneration = nil
+        configuration.logger.log(LogRecord(operation: "snapshot", index: name, itemCount: state.table.count, duration: 0, outcome: outcome))
     }
 
     /// Convenience: hybrid (or keyword, without a model) results for `text`.

@@ -33,7 +33,7 @@ extension IndexSnapshot {
             return .damaged("the snapshot is truncated or damaged (\(file.count) bytes, its trailer says \(size))")
         }
         let stored = UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: file.count - 8, as: UInt64.self))
-        guard SnapshotChecksum.of(UnsafeRawBufferPointer(rebasing: file.bytes[0..<(file.count - 8)])) == stored else {
+        guard expectedChecksum(of: file.bytes) == stored else {
             return .damaged("the snapshot is damaged (checksum mismatch)")
         }
         var r = SnapshotReader(file.bytes)
@@ -52,6 +52,33 @@ extension IndexSnapshot {
         switch load(in: directory, expected: expected!, coding: coding) {
         case .success(let state): return .current(state)
         case .failure(let rejection): return .malformed(rejection.description)
+        }
+    }
+
+    /// The checksum the trailer of a snapshot file whose bytes are `bytes` should hold: of every
+    /// byte before it but the vector rows' (`IndexState.rowsRange`), found by reading the file's
+    /// own key and section table — when those are damaged, the range found is wrong or none,
+    /// and the checksum, which covers them, does not match.
+    static func expectedChecksum(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - 8)])
+        guard let rows = rowsRange(ofFile: bytes) else { return SnapshotChecksum.of(body) }
+        var state = SnapshotChecksum()
+        state.combine(blocks: UnsafeRawBufferPointer(rebasing: body[0..<rows.lowerBound]))
+        return state.finish(tail: UnsafeRawBufferPointer(rebasing: body[rows.upperBound...]))
+    }
+
+    /// The vector rows' range in a snapshot file (`IndexState.rowsRange`), nil when the file
+    /// does not parse that far or has none.
+    static func rowsRange(ofFile bytes: UnsafeRawBufferPointer) -> Range<Int>? {
+        guard bytes.count >= magic.count + 4 + 24 else { return nil }
+        var r = SnapshotReader(bytes)
+        do throws(SnapshotRejection) {
+            guard Array(try r.take(magic.count)) == magic, try r.u32() == formatVersion else { return nil }
+            let key = try readKey(&r)
+            guard let vectors = try readSectionTable(bytes, bodyStart: r.offset).first(where: { $0.kind == .vectors }) else { return nil }
+            return IndexState.rowsRange(in: bytes, vectors: vectors.range, bytesPerComponent: key.precision.bytesPerComponent)
+        } catch {
+            return nil
         }
     }
 

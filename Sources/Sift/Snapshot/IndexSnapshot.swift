@@ -24,16 +24,18 @@ import Foundation
 ///       re-scoring copy (IndexState+Snapshot.swift, IndexState+SnapshotVectors.swift)
 /// section table: u32 n; n × (u32 kind, u64 start, u64 end) byte ranges in the file
 /// u64 offset of the section table, u64 the file's size in bytes
-/// u64 checksum of every byte before it (SnapshotChecksum)
+/// u64 checksum of every byte before it but the vector rows' (SnapshotChecksum)
 /// ```
 /// Little-endian throughout. The sections are decoded in parallel, the checksum computed beside
-/// them; nothing decoded is used unless the checksum matches. Only plain (unprotected) indexes have snapshots: a protected
+/// them; nothing decoded is used unless the checksum matches. The vector rows — a third of
+/// the file at 256 dimensions — have a checksum each instead, verified as they are read
+/// (``RowChecks``, `IndexState.readVectors`). Only plain (unprotected) indexes have snapshots: a protected
 /// index's records are sealed at rest, and a snapshot would hold them in the clear.
 enum IndexSnapshot {
     static let fileName = "index.snapshot"
     static let magic = Array("SIFTSNAP".utf8)
     /// Bump when the layout of the file changes.
-    static let formatVersion: UInt32 = 9
+    static let formatVersion: UInt32 = 10
 
     /// What a snapshot's contents depend on; a snapshot is used only when its key equals the
     /// one the store and the configuration give.
@@ -68,12 +70,21 @@ enum IndexSnapshot {
     static func write(_ state: IndexState, key: Key, in directory: URL) throws(SnapshotRejection) -> Int {
         let final = url(in: directory).path
         let temporary = final + ".tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        // Every row's checksum first: rows read from a snapshot that no longer match it are not
+        // sealed into a new one.
+        let rowSums = state.vectors.map { $0.rowSums() } ?? []
+        guard let rowSums else {
+            let row = state.vectors?.rowChecks?.damagedRow.map { " (row \($0))" } ?? ""
+            throw SnapshotRejection(
+                "the vector rows read from the last snapshot are damaged\(row): no snapshot is written, the next open rebuilds from the store"
+            )
+        }
         do throws(SnapshotRejection) {
             let writer = try SnapshotWriter(path: temporary)
             magic.withUnsafeBytes { writer.bytes($0) }
             writer.u32(formatVersion)
             writeKey(key, to: writer)
-            let sections = state.writeSnapshotBody(to: writer)
+            let sections = state.writeSnapshotBody(to: writer, rowSums: rowSums)
             let table = writer.count
             writer.count(sections.count)
             for (kind, range) in sections {
@@ -134,10 +145,16 @@ enum IndexSnapshot {
 
     /// The projections in the snapshot of `directory`, when it exists, is intact and its key is
     /// `expected`; otherwise why not.
-    /// - Parameter coding: build the quantized copy of the vectors for the quantized scan, coding
-    ///   this many leading components of each at this many bits (nil: no copy).
+    /// - Parameters:
+    ///   - coding: build the quantized copy of the vectors for the quantized scan, coding this
+    ///     many leading components of each at this many bits (nil: no copy).
+    ///   - verifyAsReadFrom: an index of this many rows or more, with its quantized copies
+    ///     restored, has its vector rows verified as they are read rather than at the open
+    ///     (`IndexState.readVectors`; `Int.max`: always at the open).
     /// - Complexity: one read of the file: O(items + postings + vectors), no text analysis.
-    static func load(in directory: URL, expected: Key, coding: QuantizedCoding?) -> Result<IndexState, SnapshotRejection> {
+    static func load(in directory: URL, expected: Key, coding: QuantizedCoding?, verifyAsReadFrom: Int = .max)
+        -> Result<IndexState, SnapshotRejection>
+    {
         do throws(SnapshotRejection) {
             let file = try MappedSnapshot(path: url(in: directory).path)
             var r = SnapshotReader(file.bytes)
@@ -156,7 +173,7 @@ enum IndexSnapshot {
                 throw SnapshotRejection("the snapshot is truncated or damaged (\(file.count) bytes, its trailer says \(size))")
             }
             let sections = try readSectionTable(file.bytes, bodyStart: r.offset)
-            let state = try decode(file, sections: sections, expected: expected, coding: coding)
+            let state = try decode(file, sections: sections, expected: expected, coding: coding, verifyAsReadFrom: verifyAsReadFrom)
             return .success(state)
         } catch {
             return .failure(error)
@@ -167,7 +184,7 @@ enum IndexSnapshot {
 
     /// The section table, checked: known kinds, in order, inside the body, one domains, keyword
     /// and vectors section each.
-    private static func readSectionTable(_ bytes: UnsafeRawBufferPointer, bodyStart: Int) throws(SnapshotRejection) -> [Section] {
+    static func readSectionTable(_ bytes: UnsafeRawBufferPointer, bodyStart: Int) throws(SnapshotRejection) -> [Section] {
         let tableOffset = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 24, as: UInt64.self))
         guard tableOffset >= UInt64(bodyStart), tableOffset <= UInt64(bytes.count - 24) else {
             throw SnapshotRejection("the snapshot is malformed (its section table is outside the file)")
@@ -212,10 +229,9 @@ enum IndexSnapshot {
 
     /// Decodes every section and computes the checksum, spread over the cores; the state only
     /// if the checksum matches and every section is sound.
-    private static func decode(_ file: MappedSnapshot, sections: [Section], expected: Key, coding: QuantizedCoding?)
-        throws(SnapshotRejection)
-        -> IndexState
-    {
+    private static func decode(
+        _ file: MappedSnapshot, sections: [Section], expected: Key, coding: QuantizedCoding?, verifyAsReadFrom: Int
+    ) throws(SnapshotRejection) -> IndexState {
         // Task 0 is the checksum; then the sections — the keyword index (the longest: its
         // checks read every posting and every row's term list), the vectors, the items (whose
         // ids the identifier table is made of, many short sections that even the cores out at
@@ -236,7 +252,10 @@ enum IndexSnapshot {
         let vectorsRegion = try expected.dimension > 0 ? vectorsSection.map { v throws(SnapshotRejection) in try file.keep(v.range) } : nil
         // So are the keyword index's posting lists and the rows' term ids.
         let keywordRegion = try sections.first { $0.kind == .keyword }.map { k throws(SnapshotRejection) in try file.keep(k.range) }
-        let regions = Regions(items: itemsRegion, vectors: vectorsRegion, keyword: keywordRegion)
+        let regions = Regions(items: itemsRegion, vectors: vectorsRegion, keyword: keywordRegion, verifyAsReadFrom: verifyAsReadFrom)
+        let rowsRange = vectorsSection.flatMap {
+            IndexState.rowsRange(in: file.bytes, vectors: $0.range, bytesPerComponent: expected.precision.bytesPerComponent)
+        }
         var rows = IndexState.RestoredRows(count: rowCount)
         let itemsRead = ItemsRead(of: items.count)
         let results = rows.filling { rows in
@@ -245,7 +264,7 @@ enum IndexSnapshot {
                 let out = buffer.baseAddress!
                 Parallel.forEach(iterations: tasks) { task in
                     switch task {
-                    case 0: (out + task).initialize(to: .checksum(file.checksum(ofFirst: count - 8)))
+                    case 0: (out + task).initialize(to: .checksum(file.checksum(ofFirst: count - 8, excluding: rowsRange)))
                     case tasks - 1:
                         // Iterations are claimed in order: every items section has been claimed.
                         itemsRead.wait()
@@ -331,6 +350,8 @@ enum IndexSnapshot {
         var items: MappedRegion?
         var vectors: MappedRegion?
         var keyword: MappedRegion?
+        /// ``load(in:expected:coding:verifyAsReadFrom:)``'s.
+        var verifyAsReadFrom: Int
     }
 
     /// One section, read by `r` (the section's bytes): what it decodes to, or why it cannot.
@@ -356,7 +377,7 @@ enum IndexSnapshot {
                 decoded = .vectors(
                     try IndexState.readVectors(
                         &r, dimension: expected.dimension, precision: expected.precision, coding: coding,
-                        sectionOffset: section.range.lowerBound, region: regions.vectors))
+                        sectionOffset: section.range.lowerBound, region: regions.vectors, verifyAsReadFrom: regions.verifyAsReadFrom))
             }
             if r.remaining != 0 { throw IndexState.malformed("\(r.remaining) bytes after the \(kind) section") }
             return decoded

@@ -41,7 +41,9 @@ extension KeywordIndex {
 ///           the postings are used where they lie (see ``KeywordIndex/postings``)
 /// vectors:  u8 present; then u32 dimension, u32 rows, rows × u8 occupied, zero bytes up to a
 ///           multiple of 64 in the file, rows × dimension components (f32, or binary16 bits as
-///           the key's precision says); u32 components of the quantized copy (0: none), and
+///           the key's precision says) and zeros up to a multiple of 64 — the part of the file
+///           its checksum leaves out —, rows × u32 row checksums (`SnapshotChecksum.row` of each
+///           row's component bytes, `RowChecks`); u32 components of the quantized copy (0: none), and
 ///           when there is one: u8 bits a code (8 or 4), zeros to a multiple of 64, rows × f32
 ///           scales, zeros to a multiple of 64, rows × the codes' bytes (components int8 codes,
 ///           or components / 2 bytes of 4-bit codes, `QuantizedRows`). An open uses the
@@ -66,7 +68,8 @@ extension IndexState {
     }
 
     /// Writes the body; returns each section's kind and byte range in the file.
-    func writeSnapshotBody(to w: SnapshotWriter) -> [(SnapshotSection, Range<Int>)] {
+    /// - Parameter rowSums: each vector row's checksum (``VectorIndex/rowSums()``).
+    func writeSnapshotBody(to w: SnapshotWriter, rowSums: [UInt32]) -> [(SnapshotSection, Range<Int>)] {
         var sections: [(SnapshotSection, Range<Int>)] = []
         func section(_ kind: SnapshotSection, _ body: () -> Void) {
             let start = w.count
@@ -102,11 +105,17 @@ extension IndexState {
                 }
                 // Aligned, so that an open can use the components in the mapped file as they are.
                 Self.writePadding(to: w)
-                // Raw components in the platform's order (little-endian, as everywhere Sift runs).
-                switch v.precision {
-                case .float32: v.matrix.forEachRun { w.bytes($0) }
-                case .float16: v.halves.forEachRun { w.bytes($0) }
+                // Raw components in the platform's order (little-endian, as everywhere Sift runs),
+                // outside the file's checksum: each row has its own, after them.
+                w.unchecksummed {
+                    switch v.precision {
+                    case .float32: v.matrix.forEachRun { w.bytes($0) }
+                    case .float16: v.halves.forEachRun { w.bytes($0) }
+                    }
+                    Self.writePadding(to: w)
                 }
+                precondition(rowSums.count == v.capacity)
+                rowSums.withUnsafeBytes { w.bytes($0) }
                 // Read through the mapping here; queries read a few rows from the file.
                 v.matrix.releaseMappedPages()
                 v.halves.releaseMappedPages()

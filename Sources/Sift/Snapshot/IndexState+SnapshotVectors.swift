@@ -5,9 +5,14 @@ extension IndexState {
     /// The vector index (nil when the snapshot has none), and which rows hold a vector. Its rows
     /// are the components' pages in `region` (the section, at `sectionOffset` in the file, mapped
     /// on its own) when it is given, else a copy.
+    ///
+    /// The rows are outside the file's checksum, each with its own (``RowChecks``). They are
+    /// verified as they are read when the queries read only a few of them — the rows are mapped,
+    /// both quantized copies restored and the index has `verifyAsReadFrom` rows or more (below
+    /// it the queries scan the rows themselves) — and here, every row, otherwise.
     static func readVectors(
         _ r: inout SnapshotReader, dimension: Int, precision: VectorPrecision, coding: QuantizedCoding?, sectionOffset: Int,
-        region: MappedRegion?
+        region: MappedRegion?, verifyAsReadFrom: Int
     ) throws(SnapshotRejection) -> VectorIndex? {
         guard try r.bool() else {
             if dimension != 0 { throw malformed("no vectors, expected \(dimension)-dimensional ones") }
@@ -27,23 +32,57 @@ extension IndexState {
             throw malformed("\(rows) vector rows, more than the file has bytes")
         }
         let raw = try r.take(rows * d * precision.bytesPerComponent)
+        try readPadding(&r)
+        guard rows <= r.remaining / 4 else { throw malformed("\(rows) vector row checksums, more than the file has bytes") }
+        let sums = try r.take(rows * 4)
         let place = Placement(region: region, sectionOffset: sectionOffset)
-        /// `raw` (`count` values) where it lies in `region`, else a copy.
-        func rowBuffer<T: BitwiseCopyable & Sendable>(_ raw: UnsafeRawBufferPointer, count: Int, of type: T.Type) -> RowBuffer<T> {
-            place.buffer(raw, count: count, of: type, reader: r)
-        }
         let quantized = try readCopy(&r, rows: rows, dimension: d, wanted: coding, place: place)
         let rescoring = try readCopy(
             &r, rows: rows, dimension: d, wanted: coding.map { _ in QuantizedCoding(components: d, bits: 8) }, place: place)
+        let checks = RowChecks(sums: place.buffer(sums, count: rows, of: UInt32.self, reader: r))
+        let asRead = region != nil && coding != nil && quantized != nil && rescoring != nil && rows >= verifyAsReadFrom
+        if !asRead {
+            guard checks.verifyAll(raw, stride: d * precision.bytesPerComponent) else { throw damagedRow(checks.damagedRow ?? 0) }
+        }
         switch precision {
         case .float32:
             return VectorIndex(
-                dimension: d, coding: coding, matrix: rowBuffer(raw, count: rows * d, of: Float.self), occupied: occupied,
-                quantized: quantized, rescoring: rescoring)
+                dimension: d, coding: coding, matrix: place.buffer(raw, count: rows * d, of: Float.self, reader: r), occupied: occupied,
+                quantized: quantized, rescoring: rescoring, checks: checks)
         case .float16:
             return VectorIndex(
-                dimension: d, coding: coding, halves: rowBuffer(raw, count: rows * d, of: UInt16.self),
-                occupied: occupied, quantized: quantized, rescoring: rescoring)
+                dimension: d, coding: coding, halves: place.buffer(raw, count: rows * d, of: UInt16.self, reader: r),
+                occupied: occupied, quantized: quantized, rescoring: rescoring, checks: checks)
+        }
+    }
+
+    /// The rejection of a snapshot whose vector row `row` does not match its checksum.
+    static func damagedRow(_ row: Int) -> SnapshotRejection {
+        SnapshotRejection("the snapshot is damaged (vector row \(row) does not match its checksum)")
+    }
+
+    /// Where the vector rows lie in a snapshot file (`bytes`): from their first component to
+    /// the end of the zeros after them, a multiple of 64 bytes from the start of the file at
+    /// both ends — the part of the file its checksum leaves out. Nil when the vectors section
+    /// has no rows or does not parse (the checksum then covers every byte, and fails if that
+    /// section was damaged).
+    static func rowsRange(in bytes: UnsafeRawBufferPointer, vectors section: Range<Int>, bytesPerComponent: Int) -> Range<Int>? {
+        var r = SnapshotReader(UnsafeRawBufferPointer(rebasing: bytes[section]))
+        do throws(SnapshotRejection) {
+            guard try r.bool() else { return nil }
+            let d = Int(try r.u32())
+            let rows = try r.count()
+            _ = try r.take(rows)
+            // Zeros up to the next multiple of 64 in the file (by offset: `bytes` may lie anywhere).
+            let at = section.lowerBound + r.offset
+            _ = try r.take((vectorAlignment - at % vectorAlignment) % vectorAlignment)
+            let start = section.lowerBound + r.offset
+            let (length, overflow) = rows.multipliedReportingOverflow(by: d * bytesPerComponent)
+            guard d > 0, rows > 0, !overflow, length <= r.remaining else { return nil }
+            let end = (start + length + vectorAlignment - 1) / vectorAlignment * vectorAlignment
+            return end <= section.upperBound ? start..<end : nil
+        } catch {
+            return nil
         }
     }
 

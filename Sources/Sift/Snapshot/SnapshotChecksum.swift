@@ -42,19 +42,32 @@ struct SnapshotChecksum {
         var copy = self
         let whole = tail.count / 32 * 32
         if whole > 0 { copy.combine(blocks: UnsafeRawBufferPointer(rebasing: tail[0..<whole])) }
-        var lanes = [copy.l0, copy.l1, copy.l2, copy.l3]
-        var o = whole
-        var k = 0
-        while o < tail.count {
-            var word: UInt64 = 0
-            for i in 0..<min(8, tail.count - o) { word |= UInt64(tail[o + i]) << UInt64(8 * i) }
-            lanes[k] = (lanes[k] ^ word) &* Self.prime
-            o += 8
-            k += 1
+        // The lanes in order, without an array (a row's checksum is taken per row read).
+        var lanes = (copy.l0, copy.l1, copy.l2, copy.l3)
+        withUnsafeMutableBytes(of: &lanes) { raw in
+            let lane = raw.bindMemory(to: UInt64.self)
+            var o = whole
+            var k = 0
+            while o < tail.count {
+                var word: UInt64 = 0
+                for i in 0..<min(8, tail.count - o) { word |= UInt64(tail[o + i]) << UInt64(8 * i) }
+                lane[k] = (lane[k] ^ word) &* Self.prime
+                o += 8
+                k += 1
+            }
         }
-        var h = Self.offsetBasis
-        for lane in lanes { h = (h ^ lane) &* Self.prime }
+        var h = (Self.offsetBasis ^ lanes.0) &* Self.prime
+        h = (h ^ lanes.1) &* Self.prime
+        h = (h ^ lanes.2) &* Self.prime
+        h = (h ^ lanes.3) &* Self.prime
         return (h ^ UInt64(copy.length + tail.count - whole)) &* Self.prime
+    }
+
+    /// The 32-bit checksum of one vector row's bytes (``of(_:)``, its halves folded together),
+    /// which a snapshot keeps per row so that each row is verified as it is read.
+    static func row(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        let h = of(bytes)
+        return UInt32(truncatingIfNeeded: h ^ (h >> 32))
     }
 
     /// The checksum of `bytes`.

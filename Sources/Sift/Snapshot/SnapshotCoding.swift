@@ -16,6 +16,8 @@ final class SnapshotWriter {
     private let buffer = UnsafeMutableRawPointer.allocate(byteCount: SnapshotWriter.capacity, alignment: 64)
     private var used = 0
     private var checksum = SnapshotChecksum()
+    /// Whether what is written now goes into the checksum (``unchecksummed(_:)``).
+    private var checksumming = true
     private var failure: String?
     /// Bytes written so far, checksum excluded.
     private(set) var count = 0
@@ -53,9 +55,22 @@ final class SnapshotWriter {
     }
 
     private func flush() {
-        checksum.combine(blocks: UnsafeRawBufferPointer(start: buffer, count: used))
+        if checksumming { checksum.combine(blocks: UnsafeRawBufferPointer(start: buffer, count: used)) }
         writeAll(buffer, used)
         used = 0
+    }
+
+    /// Writes what `body` writes outside the file's checksum — the vector rows, which have a
+    /// checksum each (``IndexSnapshot``). It must start and end at a file offset that is a
+    /// multiple of 32, so the checksummed bytes on either side stay whole 32-byte blocks.
+    func unchecksummed(_ body: () -> Void) {
+        precondition(count % 32 == 0 && checksumming)
+        flush()
+        checksumming = false
+        body()
+        precondition(count % 32 == 0)
+        flush()
+        checksumming = true
     }
 
     /// Lets `body` fill `n` bytes (at most 1 MiB) of the buffer in place.
@@ -188,34 +203,43 @@ final class MappedSnapshot {
         return MappedRegion(base: UnsafeRawPointer(p), count: length, fileOffset: lower, file: file >= 0 ? file : nil)
     }
 
-    /// ``SnapshotChecksum`` of the file's first `length` bytes, read with `pread` a megabyte at
-    /// a time into one buffer rather than through the mapping: the checksum reads every page
-    /// once, and faulting each into the mapping cost more than copying it (at 1M items the
-    /// file's 1.5 GB took ~700 ms through the mapping). nil when a read fails.
-    func checksum(ofFirst length: Int) -> UInt64? {
+    /// ``SnapshotChecksum`` of the file's first `length` bytes but those of `excluded` (whose
+    /// bounds are multiples of 32: the vector rows, checked row by row instead), read with
+    /// `pread` a megabyte at a time into one buffer rather than through the mapping: the
+    /// checksum reads every page once, and faulting each into the mapping cost more than
+    /// copying it (at 1M items the file's 1.5 GB took ~700 ms through the mapping). nil when a
+    /// read fails.
+    func checksum(ofFirst length: Int, excluding excluded: Range<Int>? = nil) -> UInt64? {
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 64)
         defer { buffer.deallocate() }
         var state = SnapshotChecksum()
-        var done = 0
-        while done < length {
-            let want = min(chunk, length - done)
-            var got = 0
-            while got < want {
-                let n = pread(fd, buffer.baseAddress! + got, want - got, off_t(done + got))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return nil }
-                got += n
-            }
-            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<want])
-            if want == chunk {
+        let parts = excluded.map { [0..<$0.lowerBound, $0.upperBound..<length] } ?? [0..<length]
+        for (i, part) in parts.enumerated() {
+            var done = part.lowerBound
+            while done < part.upperBound {
+                let want = min(chunk, part.upperBound - done)
+                guard read(want, at: done, into: buffer) else { return nil }
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<want])
+                if i == parts.count - 1 && done + want == part.upperBound { return state.finish(tail: bytes) }
+                // Whole 32-byte blocks: every part before the last ends on a multiple of 32.
                 state.combine(blocks: bytes)
-            } else {
-                return state.finish(tail: bytes)
+                done += want
             }
-            done += want
         }
         return state.finish(tail: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
+    /// Reads `count` bytes at `offset` into `buffer`; false when a read fails or the file ends.
+    private func read(_ count: Int, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        var got = 0
+        while got < count {
+            let n = pread(fd, buffer.baseAddress! + got, count - got, off_t(offset + got))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            got += n
+        }
+        return true
     }
 
     deinit {

@@ -18,15 +18,74 @@ struct RowStore<Element: BitwiseCopyable & Sendable & Numeric>: Sendable {
     private var changed: [Element] = []
     /// Rows in all, the buffer's and those added after it.
     private(set) var rows = 0
+    /// A snapshot's checksums of the buffer's rows, verified as they are read while the buffer
+    /// is its mapped pages (``RowChecks``), and kept after as the record of what was found.
+    private(set) var checks: RowChecks?
 
     init(width: Int) { self.width = width }
 
-    /// Rows as a snapshot recorded them.
-    init(width: Int, base: RowBuffer<Element>) {
+    /// Rows as a snapshot recorded them, with their checksums when they are yet to be verified.
+    init(width: Int, base: RowBuffer<Element>, checks: RowChecks? = nil) {
         precondition(width > 0 && base.count % width == 0)
         self.width = width
         self.base = base
         self.rows = base.count / width
+        self.checks = checks
+    }
+
+    /// Bytes a row.
+    private var stride: Int { width * MemoryLayout<Element>.stride }
+
+    /// The checksums that apply to the buffer's rows: while it is a snapshot's pages.
+    private var pendingChecks: RowChecks? { base.isMapped ? checks : nil }
+
+    /// Whether row `r` is as the snapshot recorded it (a changed row, or one in memory of the
+    /// index's own, always is); a damaged row is recorded in ``checks``.
+    /// - Complexity: O(width) for a row in a snapshot's pages (read where it lies), O(1) else.
+    func isIntact(row r: Int) -> Bool {
+        guard let checks = pendingChecks, slots[Int32(r)] == nil, r < baseRows else { return true }
+        return base.withUnsafeBytes { b in checks.verify(row: r, UnsafeRawBufferPointer(rebasing: b[(r * stride)..<((r + 1) * stride)])) }
+    }
+
+    /// Verifies every row of a snapshot's pages against its checksum, once (a damaged row is
+    /// recorded in ``checks``); whether none is damaged.
+    @discardableResult
+    func verifyAll() -> Bool {
+        guard let checks = pendingChecks else { return checks?.damagedRow == nil }
+        return base.withUnsafeBytes { checks.verifyAll($0, stride: stride) }
+    }
+
+    /// Each row's checksum (``SnapshotChecksum/row(_:)``), for the next snapshot; nil when a row
+    /// read from a snapshot's pages does not match the checksum recorded for it, or one was found
+    /// damaged before: rows that are not the ones recorded must not be sealed into a new snapshot.
+    /// - Complexity: O(rows · width), one read of every row.
+    func rowSums() -> [UInt32]? {
+        if checks?.damagedRow != nil { return nil }
+        let stride = self.stride
+        let changedRows = self.changedRows
+        let checks = pendingChecks
+        var intact = true
+        let sums = [UInt32](unsafeUninitializedCapacity: rows) { out, initialized in
+            base.withUnsafeBytes { b in
+                var next = 0
+                for r in 0..<baseRows {
+                    if next < changedRows.count && Int(changedRows[next].row) == r {
+                        next += 1
+                        continue
+                    }
+                    let sum = SnapshotChecksum.row(UnsafeRawBufferPointer(rebasing: b[(r * stride)..<((r + 1) * stride)]))
+                    if let checks, !checks.matches(row: r, sum: sum) { intact = false }
+                    out[r] = sum
+                }
+            }
+            changed.withUnsafeBytes { c in
+                for (row, slot) in changedRows {
+                    out[Int(row)] = SnapshotChecksum.row(UnsafeRawBufferPointer(rebasing: c[(slot * stride)..<((slot + 1) * stride)]))
+                }
+            }
+            initialized = rows
+        }
+        return intact ? sums : nil
     }
 
     /// Rows in the buffer (the rest are changed rows).
@@ -60,14 +119,18 @@ struct RowStore<Element: BitwiseCopyable & Sendable & Numeric>: Sendable {
     }
 
     /// Copies row `r` to `target`: read from the file when it lies unchanged in mapped pages
-    /// (``RowBuffer/copy(_:into:)``), from memory otherwise.
-    func copy(row r: Int, into target: UnsafeMutablePointer<Element>) {
+    /// (``RowBuffer/copy(_:into:)``), from memory otherwise. Returns whether the row is as the
+    /// snapshot recorded it (``isIntact(row:)``, verified on the copy).
+    @discardableResult
+    func copy(row r: Int, into target: UnsafeMutablePointer<Element>) -> Bool {
         precondition(r >= 0 && r < rows)
         if let slot = slots[Int32(r)] {
             changed.withUnsafeBufferPointer { target.update(from: $0.baseAddress! + slot * width, count: width) }
-        } else {
-            base.copy((r * width)..<((r + 1) * width), into: target)
+            return true
         }
+        base.copy((r * width)..<((r + 1) * width), into: target)
+        guard let checks = pendingChecks else { return true }
+        return checks.verify(row: r, UnsafeRawBufferPointer(start: UnsafeRawPointer(target), count: stride))
     }
 
     /// Adds zero rows up to `count` rows.
@@ -144,6 +207,9 @@ struct RowStore<Element: BitwiseCopyable & Sendable & Numeric>: Sendable {
     /// into one buffer of its own: past that, the slots cost more than they save.
     private mutating func consolidateIfLarge() {
         guard slots.count >= max(1024, baseRows / 4) else { return }
+        // The copy leaves the snapshot's pages, and with them the checksums: verified first
+        // (a damaged row stays recorded, and no snapshot is written from these rows).
+        verifyAll()
         var all = [Element](repeating: 0, count: rows * width)
         all.withUnsafeMutableBytes { out in
             var at = 0

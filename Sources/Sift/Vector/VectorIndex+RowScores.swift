@@ -6,6 +6,12 @@ extension VectorIndex {
     /// The exact cosine of `query` with one row (the scan's value). - Complexity: O(dimension).
     package func exactScore(for query: [Float], row: Int32) -> Float {
         precondition(query.count == dimension)
+        if !isIntact(row: Int(row)) {
+            // A row of the snapshot found damaged: its re-scoring copy's values.
+            var v = [Float](repeating: 0, count: dimension)
+            v.withUnsafeMutableBufferPointer { approximateRow(row, into: $0.baseAddress!) }
+            return zip(query, v).reduce(Float(0)) { $0 + $1.0 * $1.1 }
+        }
         // The row's own slice as a one-row matrix, through the same kernel as
         // ``exactScores(for:rows:into:cached:)``, so the same bits, without a buffer of `row + 1`
         // scores.

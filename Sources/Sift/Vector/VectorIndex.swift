@@ -54,11 +54,11 @@ package struct VectorIndex: Sendable {
     /// - Complexity: O(rows · dimension) when the quantized copy is made, else O(rows).
     init(
         dimension: Int, coding: QuantizedCoding?, matrix: RowBuffer<Float>, occupied: [Bool], quantized restored: QuantizedRows? = nil,
-        rescoring: QuantizedRows? = nil
+        rescoring: QuantizedRows? = nil, checks: RowChecks? = nil
     ) {
         self.init(dimension: dimension, coding: coding, precision: .float32)
         precondition(matrix.count == occupied.count * dimension)
-        self.matrix = RowStore(width: dimension, base: matrix)
+        self.matrix = RowStore(width: dimension, base: matrix, checks: checks)
         self.occupied = occupied
         finishRestoring(restored, rescoring)
     }
@@ -70,11 +70,11 @@ package struct VectorIndex: Sendable {
     /// - Complexity: O(rows · dimension) when the quantized copy is made, else O(rows).
     init(
         dimension: Int, coding: QuantizedCoding?, halves: RowBuffer<UInt16>, occupied: [Bool], quantized restored: QuantizedRows? = nil,
-        rescoring: QuantizedRows? = nil
+        rescoring: QuantizedRows? = nil, checks: RowChecks? = nil
     ) {
         self.init(dimension: dimension, coding: coding, precision: .float16)
         precondition(halves.count == occupied.count * dimension)
-        self.halves = RowStore(width: dimension, base: halves)
+        self.halves = RowStore(width: dimension, base: halves, checks: checks)
         self.occupied = occupied
         finishRestoring(restored, rescoring)
     }
@@ -127,6 +127,16 @@ package struct VectorIndex: Sendable {
     /// Whether the rows are a snapshot file's pages, mapped, rather than memory of their own (until
     /// the first change copies them).
     package var rowsAreMapped: Bool { matrix.isMapped || halves.isMapped }
+
+    /// The snapshot's checksums of the rows (``RowChecks``), when it had rows to verify.
+    var rowChecks: RowChecks? { precision == .float32 ? matrix.checks : halves.checks }
+
+    /// Whether row `r` is as the snapshot recorded it (``RowStore/isIntact(row:)``).
+    func isIntact(row r: Int) -> Bool { precision == .float32 ? matrix.isIntact(row: r) : halves.isIntact(row: r) }
+
+    /// Each row's checksum for the next snapshot, nil when a row read from this one is damaged
+    /// (``RowStore/rowSums()``).
+    func rowSums() -> [UInt32]? { precision == .float32 ? matrix.rowSums() : halves.rowSums() }
 
     package func contains(row: Int32) -> Bool { Int(row) < occupied.count && occupied[Int(row)] }
 

@@ -231,8 +231,8 @@ struct SnapshotLayoutTests {
     }
 
     @Test(
-        "A snapshot of a previous format (8: no re-scoring copy; 7: title-word hashes of 64 bits; 6: rows' term ids as u32; 5: an int8 copy with no bits a code; 4: the keyword index decoded list by list) is not used: the open rebuilds and says why",
-        arguments: [UInt8(8), 7, 6, 5, 4])
+        "A snapshot of a previous format (9: the vector rows inside the file's checksum; 8: no re-scoring copy; 7: title-word hashes of 64 bits; 6: rows' term ids as u32; 5: an int8 copy with no bits a code; 4: the keyword index decoded list by list) is not used: the open rebuilds and says why",
+        arguments: [UInt8(9), 8, 7, 6, 5, 4])
     func previousFormatRebuilds(version: UInt8) async throws {
         let fixture = try IndexFixture(.disk, embedder: randomModel())
         let live = try fixture.open()
@@ -245,7 +245,7 @@ struct SnapshotLayoutTests {
         let reopened = try fixture.open()
         #expect(
             fixture.logger.records.last { $0.operation == "open" }?.outcome
-                == "ok, rebuilt: the snapshot has format version \(version), this Sift writes 9")
+                == "ok, rebuilt: the snapshot has format version \(version), this Sift writes 10")
         #expect(await reopened.vectors?.rowsAreMapped == false)
         try await reopened.checkInvariants()
     }
