@@ -210,6 +210,12 @@ extension SearchIndex {
             return .init(
                 name: "snapshot", isWhole: false, summary: "\(why): the next open rebuilds from the store and a repair writes a new one",
                 details: tmpNote)
+        case .damagedRow(let why):
+            return .init(
+                name: "snapshot", isWhole: false,
+                summary:
+                    "\(why): the query that reads the row answers from its re-scoring copy and removes the snapshot (an open that reads every row rebuilds), and a repair writes a new one",
+                details: tmpNote)
         case .stale(let why):
             return .init(
                 name: "snapshot", isWhole: true, summary: "intact but not current: \(why) (the next open rebuilds from the store)",

@@ -14,6 +14,9 @@ enum SnapshotInspection {
     case current(IndexState)
     /// Intact by its checksum, and yet it does not decode.
     case malformed(String)
+    /// Intact by its checksum but for a vector row, which does not match its own (an open that
+    /// verifies rows as they are read still uses the snapshot until a query reads that row).
+    case damagedRow(String)
 }
 
 extension IndexSnapshot {
@@ -51,6 +54,7 @@ extension IndexSnapshot {
         }
         switch load(in: directory, expected: expected!, coding: coding) {
         case .success(let state): return .current(state)
+        case .failure(let rejection) where rejection.damagedRow != nil: return .damagedRow(rejection.description)
         case .failure(let rejection): return .malformed(rejection.description)
         }
     }

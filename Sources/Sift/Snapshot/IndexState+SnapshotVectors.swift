@@ -58,7 +58,7 @@ extension IndexState {
 
     /// The rejection of a snapshot whose vector row `row` does not match its checksum.
     static func damagedRow(_ row: Int) -> SnapshotRejection {
-        SnapshotRejection("the snapshot is damaged (vector row \(row) does not match its checksum)")
+        SnapshotRejection("the snapshot is damaged (vector row \(row) does not match its checksum)", damagedRow: row)
     }
 
     /// Where the vector rows lie in a snapshot file (`bytes`): from their first component to

@@ -2,5 +2,10 @@
 /// the description goes into the open's log record, so it never holds user text.
 struct SnapshotRejection: Error, CustomStringConvertible, Equatable {
     let description: String
-    init(_ description: String) { self.description = description }
+    /// The vector row found damaged, when that is the reason (``RowChecks``).
+    var damagedRow: Int?
+    init(_ description: String, damagedRow: Int? = nil) {
+        self.description = description
+        self.damagedRow = damagedRow
+    }
 }

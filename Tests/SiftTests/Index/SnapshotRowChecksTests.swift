@@ -84,6 +84,7 @@ struct SnapshotRowChecksTests {
         let report = SearchIndex.check(configuration: .init(directory: s.directory, embedder: s.fixture.embedder))
         let part = try #require(report.part("snapshot"))
         #expect(!part.isWhole && part.summary.contains("vector row \(row) does not match its checksum"), "\(part.summary)")
+        #expect(part.summary.contains("answers from its re-scoring copy and removes the snapshot"), "\(part.summary)")
         #expect(report.part("items")?.isWhole == true)
     }
 
