@@ -17,7 +17,7 @@ package struct IdentifierTable: Sendable {
     /// when an id is in two rows.
     /// - Complexity: O(rows).
     init?(rows ids: [ItemID?]) {
-        guard let slots = ids.withUnsafeBufferPointer(RowSlots.init(every:)) else { return nil }
+        guard let slots = ids.withUnsafeBufferPointer({ RowSlots(every: $0) }) else { return nil }
         self.init(rows: ids, slots: slots)
     }
 
@@ -170,35 +170,118 @@ struct RowSlots: Sendable {
     }
 
     /// The map of every id in `ids` (nil: a free row) to its row; nil when an id is in two rows.
-    init?(every ids: UnsafeBufferPointer<ItemID?>) {
+    /// - Parameter parts: how many tasks place the ids (``insert(every:parts:)``); nil: two on
+    ///   a machine of several cores from ``partitionedFrom`` ids on, else one.
+    init?(every ids: UnsafeBufferPointer<ItemID?>, parts: Int? = nil) {
         self.init(minimumCapacity: ids.count)
-        guard insert(every: ids) else { return nil }
+        guard insert(every: ids, parts: parts ?? (ids.count >= Self.partitionedFrom && Parallel.cores > 1 ? 2 : 1)) else { return nil }
     }
 
+    /// From this many ids on, a snapshot's open builds the map on two cores (it is the open's
+    /// last step, after every items section is read: at 1M ids ~60–80 ms on one core).
+    static let partitionedFrom = 1 << 16
+
     /// Adds the row of every id in `ids` (nil: a free row) to an empty map; false when an id is
-    /// in two rows. A block of rows is hashed first and the slots they start at are asked for
-    /// ahead (`sift_prefetch_rows`), then inserted: on a large table each insert is otherwise a
-    /// cache miss (1M ids: 145–153 ms one by one).
-    private mutating func insert(every ids: UnsafeBufferPointer<ItemID?>) -> Bool {
-        let block = 64
-        var homes = [Int32](repeating: 0, count: block)
-        return homes.withUnsafeMutableBufferPointer { homes in
-            slots.withUnsafeMutableBufferPointer { slots in
-                let table = UnsafeRawPointer(slots.baseAddress!)
-                for start in stride(from: 0, to: ids.count, by: block) {
-                    let end = min(start + block, ids.count)
-                    for r in start..<end { homes[r - start] = ids[r].map { Int32(Self.hash($0) & mask) } ?? -1 }
-                    sift_prefetch_rows(homes.baseAddress!, 4, end - start, 0, .max, table, 4, table, 4, table, 4)
-                    for r in start..<end where homes[r - start] >= 0 {
-                        guard Self.place(Int32(r), id: ids[r]!, from: Int(homes[r - start]), in: slots, mask: mask, ids: ids) else {
-                            return false
-                        }
-                        count += 1
+    /// in two rows. The ids' home slots are hashed first, over the cores. The slots are then cut
+    /// into `parts` equal ranges (a power of two, at most one a 16 slots), filled concurrently:
+    /// each task places the ids whose home lies in its range, in row order, probing no further
+    /// than the range's end; an id whose probe would cross it is placed afterwards, from its
+    /// home on, once every range is filled — every slot it then passes is taken, so a lookup
+    /// finds it exactly as in a map built one id at a time. Within a task, a block of ids' home
+    /// slots is asked for ahead (`sift_prefetch_rows`) before they are placed: on a large table
+    /// each placement is otherwise a cache miss (1M ids: 145–153 ms one by one).
+    private mutating func insert(every ids: UnsafeBufferPointer<ItemID?>, parts requested: Int) -> Bool {
+        var parts = 1
+        while parts * 2 <= requested && parts * 32 <= slots.count { parts *= 2 }
+        let mask = self.mask
+        let homes = [Int32](unsafeUninitializedCapacity: ids.count) { buffer, initialized in
+            let out = SharedPointer(buffer.baseAddress!)
+            // Each chunk writes its own rows' homes.
+            Parallel.forEachChunk(count: ids.count, chunks: ids.count < Self.partitionedFrom ? 1 : parts) { _, range in
+                for r in range { (out.pointer + r).initialize(to: ids[r].map { Int32(Self.hash($0) & mask) } ?? -1) }
+            }
+            initialized = ids.count
+        }
+        let width = slots.count / parts
+        var filled = [Fill](repeating: Fill(), count: parts)
+        slots.withUnsafeMutableBufferPointer { slots in
+            homes.withUnsafeBufferPointer { homes in
+                let shared = SharedPointer((slots, homes, ids))
+                filled.withUnsafeMutableBufferPointer { filled in
+                    let out = SharedPointer(filled.baseAddress!)
+                    // Each task writes only the slots of its range and its own result.
+                    Parallel.forEach(iterations: parts) { part in
+                        let (slots, homes, ids) = shared.pointer
+                        out.pointer[part] = Self.fill(
+                            (part * width)..<((part + 1) * width), of: slots, homes: homes, ids: ids, wraps: parts == 1)
                     }
                 }
-                return true
             }
         }
+        guard !filled.contains(where: \.duplicate) else { return false }
+        count = filled.reduce(0) { $0 + $1.placed }
+        return slots.withUnsafeMutableBufferPointer { slots in
+            for row in filled.flatMap(\.crossing).sorted() {
+                guard Self.place(row, id: ids[Int(row)]!, from: Int(homes[Int(row)]), in: slots, mask: mask, ids: ids) else { return false }
+                count += 1
+            }
+            return true
+        }
+    }
+
+    /// What one task of ``insert(every:parts:)`` did.
+    private struct Fill {
+        var placed = 0
+        /// Rows whose probe would have crossed the end of the task's range.
+        var crossing: [Int32] = []
+        var duplicate = false
+    }
+
+    /// Places the rows whose home (`homes`, -1 for a free row) lies in `range`, probing within it
+    /// (or round the whole table when `wraps`, the one range).
+    private static func fill(
+        _ range: Range<Int>, of slots: UnsafeMutableBufferPointer<Int32>, homes: UnsafeBufferPointer<Int32>,
+        ids: UnsafeBufferPointer<ItemID?>, wraps: Bool
+    ) -> Fill {
+        var result = Fill()
+        let block = 64
+        let (mask, low, high) = (slots.count - 1, Int32(range.lowerBound), Int32(range.upperBound))
+        let table = UnsafeRawPointer(slots.baseAddress!)
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * block) { scratch in
+            let (blockHomes, blockRows) = (scratch.baseAddress!, scratch.baseAddress! + block)
+            var r = 0
+            while r < homes.count {
+                var n = 0
+                while n < block && r < homes.count {
+                    if homes[r] >= low && homes[r] < high {
+                        blockHomes[n] = homes[r]
+                        blockRows[n] = Int32(r)
+                        n += 1
+                    }
+                    r += 1
+                }
+                sift_prefetch_rows(blockHomes, 4, n, 0, .max, table, 4, table, 4, table, 4)
+                for k in 0..<n {
+                    let row = blockRows[k]
+                    let id = ids[Int(row)]!
+                    var i = Int(blockHomes[k])
+                    while slots[i] != empty, !same(ids[Int(slots[i])], id) {
+                        i = wraps ? (i + 1) & mask : i + 1
+                        if i == range.upperBound { break }
+                    }
+                    if i == range.upperBound {
+                        result.crossing.append(row)
+                    } else if slots[i] != empty {
+                        result.duplicate = true
+                        return
+                    } else {
+                        slots[i] = row
+                        result.placed += 1
+                    }
+                }
+            }
+        }
+        return result
     }
 
     /// Room for `wanted` ids at most half full: rehashed into twice the slots when needed.

@@ -222,8 +222,6 @@ enum IndexSnapshot {
         case domains([String: String?])
         case keyword(KeywordIndex, holds: [Bool])
         case vectors(VectorIndex?)
-        /// The identifier table's slots, nil when an id is in two rows.
-        case slots(RowSlots?)
         case failure(SnapshotRejection)
     }
 
@@ -235,10 +233,9 @@ enum IndexSnapshot {
         // Task 0 is the checksum; then the sections — the keyword index (the longest: its
         // checks read every posting and every row's term list), the vectors, the items (whose
         // ids the identifier table is made of, many short sections that even the cores out at
-        // the end) — and last the identifier table's slots, built once every items section is
-        // read, beside what is left of the others.
+        // the end). Then the identifier table's slots, built on every core from the ids.
         let order = sections.indices.sorted { rank(sections[$0].kind) < rank(sections[$1].kind) }
-        let tasks = 2 + order.count
+        let tasks = 1 + order.count
         let count = file.count
         let rowCount = try rowCount(file, sections: sections)
         // The items and the vector components are used where they lie: their pages are mapped
@@ -257,29 +254,24 @@ enum IndexSnapshot {
             IndexState.rowsRange(in: file.bytes, vectors: $0.range, bytesPerComponent: expected.precision.bytesPerComponent)
         }
         var rows = IndexState.RestoredRows(count: rowCount)
-        let itemsRead = ItemsRead(of: items.count)
-        let results = rows.filling { rows in
-            [Decoded](unsafeUninitializedCapacity: tasks) { buffer, initialized in
+        let (results, slots) = rows.filling { rows in
+            let results = [Decoded](unsafeUninitializedCapacity: tasks) { buffer, initialized in
                 // Each task initializes only its own result.
                 let out = buffer.baseAddress!
                 Parallel.forEach(iterations: tasks) { task in
-                    switch task {
-                    case 0: (out + task).initialize(to: .checksum(file.checksum(ofFirst: count - 8, excluding: rowsRange)))
-                    case tasks - 1:
-                        // Iterations are claimed in order: every items section has been claimed.
-                        itemsRead.wait()
-                        (out + task).initialize(to: .slots(RowSlots(every: UnsafeBufferPointer(rows.ids))))
-                    default:
-                        let section = sections[order[task - 1]]
-                        let reader = SnapshotReader(UnsafeRawBufferPointer(rebasing: file.bytes[section.range]))
-                        (out + task).initialize(
-                            to: decodeSection(
-                                section, reader, into: rows, expected: expected, coding: coding, regions: regions))
-                        if section.kind == .items { itemsRead.count() }
+                    if task == 0 {
+                        (out + task).initialize(to: .checksum(file.checksum(ofFirst: count - 8, excluding: rowsRange)))
+                        return
                     }
+                    let section = sections[order[task - 1]]
+                    let reader = SnapshotReader(UnsafeRawBufferPointer(rebasing: file.bytes[section.range]))
+                    (out + task).initialize(
+                        to: decodeSection(section, reader, into: rows, expected: expected, coding: coding, regions: regions))
                 }
                 initialized = tasks
             }
+            // Every items section read (a failed one leaves its rows' ids nil; the open fails on its result).
+            return (results, RowSlots(every: UnsafeBufferPointer(rows.ids)))
         }
         let stored = UInt64(littleEndian: file.bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
         guard case .checksum(let computed) = results[0], let computed else {
@@ -300,36 +292,12 @@ enum IndexSnapshot {
             case .domains(let d): domainNames = d
             case .keyword(let k, let holds): keyword = (k, holds)
             case .vectors(let v): vectors = v
-            case .checksum, .slots: break
+            case .checksum: break
             }
         }
-        guard case .slots(let slots) = results[tasks - 1] else { preconditionFailure("the last task builds the slots") }
         return try IndexState(
             rows: consume rows, slots: slots, itemsRegion: itemsRegion, runs: runs, domainNames: domainNames, keyword: keyword!,
             vectors: vectors)
-    }
-
-    /// How many items sections are read, for the task that needs every one (the identifier
-    /// table's slots) to wait on: the pool's threads claim tasks in order, so once that task is
-    /// claimed, every items section is being read or read.
-    private final class ItemsRead: @unchecked Sendable {
-        private let read = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
-        private let total: Int64
-
-        init(of total: Int) {
-            self.total = Int64(total)
-            read.initialize(to: 0)
-        }
-
-        deinit { read.deallocate() }
-
-        /// One more section read (its rows written before).
-        func count() { sift_atomic_fetch_add(read, 1) }
-
-        /// Returns once every section is read (the rows they wrote visible).
-        func wait() {
-            while sift_atomic_load(read) < total { WorkerPool.pause() }
-        }
     }
 
     /// The rows of the items sections, which must follow one another (their total sizes the

@@ -83,6 +83,29 @@ struct IdentifierTableTests {
         #expect(IdentifierTable(rows: ["a", "b", nil, "a"]) == nil)
     }
 
+    @Test(
+        "A map built by several tasks, each filling its own range of slots (ids whose probe crosses a range's end placed after), finds what a serial build finds, removes and refuses alike",
+        arguments: [1, 2, 64, 4096])
+    func partitionedSlots(parts: Int) throws {
+        let ids: [ItemID?] = (0..<30_000).map { $0 % 11 == 0 ? nil : ItemID("p" + String(repeating: "q", count: $0 % 19) + "\($0)") }
+        let slots = try #require(ids.withUnsafeBufferPointer { RowSlots(every: $0, parts: parts) })
+        #expect(slots.count == ids.count(where: { $0 != nil }))
+        var table = IdentifierTable(rows: ids, slots: slots)
+        for (row, id) in ids.enumerated() { if let id { #expect(table.row(of: id) == Int32(row)) } }
+        #expect(table.row(of: "p-absent") == nil)
+        // Removals shift later entries of a run back (including across the ranges' ends).
+        for row in stride(from: 1, to: ids.count, by: 3) where ids[row] != nil { #expect(table.remove(ids[row]!) == Int32(row)) }
+        for (row, id) in ids.enumerated() where row % 3 != 1 { if let id { #expect(table.row(of: id) == Int32(row)) } }
+        try table.checkInvariants()
+        // An id in two rows is refused, wherever the two lie.
+        for (a, b) in [(5, 29_999), (29_998, 29_999), (1, 2), (17_000, 3)] {
+            var twice = ids
+            twice[b] = ids[a] ?? "p-dup"
+            twice[a] = twice[b]
+            #expect(twice.withUnsafeBufferPointer { RowSlots(every: $0, parts: parts) } == nil, "\(a), \(b)")
+        }
+    }
+
     @Test("Ids are the same when their bytes are, as the store keeps them: canonically equivalent spellings take two rows")
     func idsCompareByBytes() throws {
         var table = IdentifierTable()
