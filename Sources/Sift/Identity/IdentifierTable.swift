@@ -170,15 +170,15 @@ struct RowSlots: Sendable {
     }
 
     /// The map of every id in `ids` (nil: a free row) to its row; nil when an id is in two rows.
-    /// - Parameter parts: how many tasks place the ids (``insert(every:parts:)``); nil: two on
-    ///   a machine of several cores from ``partitionedFrom`` ids on, else one.
+    /// - Parameter parts: how many tasks place the ids (``insert(every:parts:)``, which rounds
+    ///   it down to a power of two); nil: one a core from ``partitionedFrom`` ids on, else one.
     init?(every ids: UnsafeBufferPointer<ItemID?>, parts: Int? = nil) {
         self.init(minimumCapacity: ids.count)
-        guard insert(every: ids, parts: parts ?? (ids.count >= Self.partitionedFrom && Parallel.cores > 1 ? 2 : 1)) else { return nil }
+        guard insert(every: ids, parts: parts ?? (ids.count >= Self.partitionedFrom ? Parallel.cores : 1)) else { return nil }
     }
 
-    /// From this many ids on, a snapshot's open builds the map on two cores (it is the open's
-    /// last step, after every items section is read: at 1M ids ~60–80 ms on one core).
+    /// From this many ids on, the map is built on every core (a snapshot's open builds it last,
+    /// after every items section is read: at 1M ids ~60–80 ms on one core).
     static let partitionedFrom = 1 << 16
 
     /// Adds the row of every id in `ids` (nil: a free row) to an empty map; false when an id is
