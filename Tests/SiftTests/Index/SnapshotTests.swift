@@ -296,8 +296,10 @@ struct SnapshotTests {
         try await expectSameAnswers(reopened, live, s.queries)
     }
 
-    @Test("Damage the checksum cannot see (a field changed and the checksum redone) never crashes the open or breaks the index")
-    func malformedBodyIsRefusedOrHarmless() async throws {
+    @Test(
+        "Damage the checksum cannot see (a field changed and the checksum redone) never crashes the open or breaks the index, its rows verified at the open or as read",
+        arguments: [false, true])
+    func malformedBodyIsRefusedOrHarmless(rowsVerifiedAsRead: Bool) async throws {
         let s = try SnapshotFixture(count: 120)
         _ = try await s.build()
         let original = [UInt8](try Data(contentsOf: s.snapshotFile))
@@ -310,7 +312,14 @@ struct SnapshotTests {
             bytes[position] = trial % 2 == 0 ? bytes[position] ^ UInt8(1 << rng.int(0..<8)) : 0xFF
             SnapshotChecksum.reseal(&bytes)
             try Data(bytes).write(to: s.snapshotFile)
-            let reopened = try s.open { $0.readOnly = true }
+            let reopened = try s.open {
+                $0.readOnly = true
+                if rowsVerifiedAsRead {
+                    // Both quantized copies restored and no row count too small: rows verified as read.
+                    $0.quantizedScan = true
+                    $0.quantizedScanMinimumRows = 0
+                }
+            }
             let outcome = s.lastOpenOutcome ?? ""
             outcomes[outcome.hasPrefix("ok, rebuilt") ? "rebuilt" : outcome, default: 0] += 1
             if outcome.hasPrefix("ok, rebuilt") {
@@ -318,8 +327,19 @@ struct SnapshotTests {
                 #expect(await reopened.allItems().count == s.items.count - s.items.indices.filter { $0 % 17 == 1 }.count)
             }
             _ = try await reopened.search(SearchQuery("walrus café", mode: .hybrid))
+            // Every row read exactly (a damaged one answered from its re-scoring copy).
+            _ = try await reopened.search(SearchQuery("walrus café", limit: 200, mode: .hybrid, minimumRelevance: 0))
         }
         #expect((outcomes["rebuilt"] ?? 0) > 0, "\(outcomes)")
+        // Some trials damaged a row: found at the open, or by the query that read it.
+        let found = s.fixture.logger.records.map(\.outcome).filter {
+            $0.contains("vector row") && $0.contains("does not match its checksum")
+        }
+        #expect(!found.isEmpty)
+        #expect(
+            found.allSatisfy {
+                $0.hasPrefix(rowsVerifiedAsRead ? "damaged: vector row" : "ok, rebuilt: the snapshot is damaged (vector row")
+            })
     }
 
     @Test("A changed model or title weight re-embeds as before; other BM25 parameters rebuild, but not another k3")
