@@ -129,36 +129,33 @@ extension VectorIndex {
     /// Row `row`'s components as the re-scoring copy has them (each code times the row's scale:
     /// within half a code step, the row's largest magnitude over 254), zeros without a copy: what
     /// the index answers with for a row of the snapshot found damaged.
-    func approximateRow(_ row: Int32, into v: UnsafeMutablePointer<Float>) {
-        v.update(repeating: 0, count: dimension)
-        guard let copy = rescoring, copy.codesEveryComponent, Int(row) < copy.capacity else { return }
+    func approximateRow(_ row: Int32) -> [Float] {
+        var v = [Float](repeating: 0, count: dimension)
+        guard let copy = rescoring, copy.codesEveryComponent, Int(row) < copy.capacity else { return v }
         let d = dimension
         copy.codes.withUnsafeBufferPointer { c in
             copy.scales.withUnsafeBufferPointer { s in
                 for j in 0..<d { v[j] = Float(c[Int(row) * d + j]) * s[Int(row)] }
             }
         }
+        return v
     }
 
     /// `rows` as the index keeps them, read from the snapshot file (`pread`) when they are its
     /// mapped pages — so that reading them leaves none of the rows' pages resident — and from
     /// memory otherwise. A row the snapshot's checksum finds damaged reads as
-    /// ``approximateRow(_:into:)``.
+    /// ``approximateRow(_:)``.
     /// - Complexity: O(rows.count · dimension) and a read a row.
     package func storedRows(_ rows: [Int32]) -> StoredRows {
         let d = dimension
         var halvesRead: [UInt16] = []
         var floatsRead: [Float] = []
-        var approximate = [Float](repeating: 0, count: d)
         /// Reads each row; one found damaged (``RowChecks``) is replaced by the re-scoring copy's
-        /// values, which `store` converts from floats.
+        /// values, converted from floats by `convert`.
         func read<T>(_ store: RowStore<T>, _ convert: (UnsafePointer<Float>, UnsafeMutablePointer<T>) -> Void) -> [T] {
             [T](unsafeUninitializedCapacity: rows.count * d) { out, initialized in
                 for (i, row) in rows.enumerated() where !store.copy(row: Int(row), into: out.baseAddress! + i * d) {
-                    approximate.withUnsafeMutableBufferPointer { v in
-                        approximateRow(row, into: v.baseAddress!)
-                        convert(v.baseAddress!, out.baseAddress! + i * d)
-                    }
+                    approximateRow(row).withUnsafeBufferPointer { convert($0.baseAddress!, out.baseAddress! + i * d) }
                 }
                 initialized = rows.count * d
             }

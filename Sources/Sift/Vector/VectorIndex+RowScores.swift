@@ -8,9 +8,9 @@ extension VectorIndex {
         precondition(query.count == dimension)
         if !isIntact(row: Int(row)) {
             // A row of the snapshot found damaged: its re-scoring copy's values.
-            var v = [Float](repeating: 0, count: dimension)
-            v.withUnsafeMutableBufferPointer { approximateRow(row, into: $0.baseAddress!) }
-            return zip(query, v).reduce(Float(0)) { $0 + $1.0 * $1.1 }
+            return approximateRow(row).withUnsafeBufferPointer { v in
+                query.withUnsafeBufferPointer { LinearAlgebra.dot($0.baseAddress!, v.baseAddress!, count: dimension) }
+            }
         }
         // The row's own slice as a one-row matrix, through the same kernel as
         // ``exactScores(for:rows:into:cached:)``, so the same bits, without a buffer of `row + 1`
