@@ -5,7 +5,7 @@ rounded down). Evaluations are deterministic, so any drop is a real regression.
 
 usage: quality-gate.py [--shared DIR] [--sift BINARY]
 """
-import json, os, subprocess, sys, tempfile
+import json, os, shutil, subprocess, sys, tempfile
 
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -18,8 +18,15 @@ def main():
         return 0
     with open(os.path.join(root, "Benchmarks", "quality.json")) as f:
         gates = json.load(f)["gates"]
-    failed = passed = 0
     typo_dirs = {}
+    try:
+        return run_gates(gates, sift, shared, datasets, typo_dirs)
+    finally:
+        for d in typo_dirs.values():
+            shutil.rmtree(d, ignore_errors=True)
+
+def run_gates(gates, sift, shared, datasets, typo_dirs):
+    failed = passed = 0
     for gate in gates:
         cmd = [sift, "eval", "--json"]
         if "similarity" in gate:

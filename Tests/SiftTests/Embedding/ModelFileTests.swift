@@ -28,13 +28,17 @@ func cosine(_ a: [Float], _ b: [Float]) -> Float {
 }
 
 @Suite("Model file format and loader")
-struct ModelFileTests {
+final class ModelFileTests {
     let directory: URL
 
     init() throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("sift-model-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     func write(_ bytes: [UInt8], _ name: String) throws -> URL {

@@ -17,6 +17,7 @@ struct SimilarityEvaluationTests {
     func reading() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-sim-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
         let good = dir.appendingPathComponent("good.tsv")
         try "pair_id\tsentence1\tsentence2\trelatedness\n1\ta cat\ta dog\t3.5\n2\tx\ty\t1\n".write(
             to: good, atomically: false, encoding: .utf8)
