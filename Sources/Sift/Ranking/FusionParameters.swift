@@ -10,6 +10,9 @@
 /// Cranfield 0.6 points, so α stays 0.6.
 /// Keyword feedback from the best first-pass result (20 terms at weight 0.4) then added 0.3
 /// points on SciFact train and 1.2 on Cranfield; from 3 documents it cost SciFact 0.5–6 points.
+/// With the general model (2026-12-07, no SciFact text) α = 0.8 was 0.6 points better on
+/// SciFact train (0.707 → 0.713) and 0.3 worse on Cranfield, feedback and the query-word
+/// weighting best as they are; the defaults stay (`Models/MODEL.md`).
 public struct FusionParameters: Sendable, Equatable {
     public enum Method: Sendable, Equatable {
         /// `α · bm25 / max bm25 + (1 − α) · (cos − floor) / (top − floor)` over the candidates,
