@@ -90,7 +90,8 @@ package struct RelevanceModel: Sendable, Equatable {
     /// `scripts/fit-relevance.py`; `Benchmarks/RESULTS.md`, "Calibrated relevance", has the fit
     /// and its checks. The coefficients were fitted with the previous bundled model's cosines;
     /// with the general model (2026-12-07) a refit gained little on held-out judgments and gave
-    /// cosine no weight, so they stay ("The general model ships", same file).
+    /// cosine almost no weight (every hybrid result sharing no word with the query would fall
+    /// under the default cutoff), so they stay (`Models/MODEL.md`, "The general model ships").
     /// The answer floors are the largest (in steps of 0.001) that cost SciFact train and its two
     /// typo'd copies (seeds 7 and 101) at most 0.001 nDCG@10 each, chosen again for the general
     /// model. Keyword mode has none: its floor so chosen, 0.018, silenced three SciFact test

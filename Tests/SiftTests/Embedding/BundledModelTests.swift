@@ -32,7 +32,7 @@ struct BundledModelTests {
     // previous model had it first), so it may be second; in a search the spelling corrector
     // turns it into the index's "restaurant" before it is embedded.
     @Test(
-        "A misspelled word is among the words closest to its correct spelling among twelve, cosine ≥ 0.15",
+        "Among twelve words, a misspelled one is closest to its correct spelling (one near tie: second), cosine ≥ 0.15",
         arguments: [
             ("restaurant", "restaurnat"), ("expenses", "expnses"), ("meeting", "meetign"),
             ("stressful", "stresful"), ("vacation", "vacaton"), ("breakfast", "breakfsat"),
