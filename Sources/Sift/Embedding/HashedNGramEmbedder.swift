@@ -73,6 +73,28 @@ public struct HashedNGramEmbedder: Embedder {
         }.withUnsafeBytes { ModelFileFormat.checksum($0) }
     }
 
+    /// The same table with another unknown-word signature length
+    /// (``NGramFeaturizer/unknownWordSignature``; 0 none): another model, with its own checksum
+    /// and memo. Used by `sift-train` to write a trained table with its signature.
+    package func with(unknownWordSignature: Float) -> HashedNGramEmbedder {
+        HashedNGramEmbedder(
+            table: table, featurizer: featurizer.with(unknownWordSignature: unknownWordSignature), dimension: dimension,
+            name: name)
+    }
+
+    private init(table: EmbeddingTable, featurizer: NGramFeaturizer, dimension: Int, name: String) {
+        self.featurizer = featurizer
+        self.dimension = dimension
+        self.name = name
+        self.table = table
+        self.sharedMemo = SharedWordMemo(dimension: dimension)
+        self.checksum = table.withRowBytes { rows in
+            ModelFileFormat.serialize(
+                featurizer: featurizer, dimension: dimension, quantization: table.quantization,
+                name: name, rows: rows)
+        }.withUnsafeBytes { ModelFileFormat.checksum($0) }
+    }
+
     /// The bytes of this model as a `.siftmodel` file.
     public func fileContents() -> [UInt8] {
         table.withRowBytes { rows in
@@ -189,7 +211,8 @@ public struct HashedNGramEmbedder: Embedder {
     private static let batch = 256
 
     /// The sum of `term`'s own rows (its unigram, unless the vocabulary filter leaves it out, and
-    /// its character n-grams), rounded to fp16: kept in the model's shared memo or the thread's
+    /// its character n-grams), plus its signature if it is an unknown word
+    /// (``NGramFeaturizer/unknownWordSignature``), rounded to fp16: kept in the model's shared memo or the thread's
     /// own, or in `rounded` when neither can keep it. `own` and `sum` are scratch space.
     @inline(__always)
     private func termVector(
@@ -208,6 +231,7 @@ public struct HashedNGramEmbedder: Embedder {
             }
         }
         if n > 0 { table.accumulate(UnsafeBufferPointer(rebasing: own[0..<n]), into: sum) }
+        featurizer.addSignature(ofUnigramHash: unigram, to: sum, dimension: dimension)
         let vector = sift_word_memo_insert(shared, model, dimension, unigram, term.baseAddress, term.count) ?? rounded
         sift_f32_to_f16(sum, vector, dimension)
         sift_word_memo_inserted(shared)

@@ -13,6 +13,8 @@ enum ModelFileFormat {
     static let headerLength = 128
     static let hashFNV1a64Fibonacci: UInt32 = 1
     static let checksumOffset = 56
+    /// f32 ``NGramFeaturizer/unknownWordSignature`` (0 in files written before it was defined).
+    static let signatureOffset = 104
     static let nameLength = 32
 
     enum Quantization: UInt8, Sendable {
@@ -116,6 +118,8 @@ enum ModelFileFormat {
         guard (filterBits == 0 && filterProbes == 0) || ((6...32).contains(filterBits) && (1...16).contains(filterProbes)) else {
             throw fail(.inconsistent("vocabulary filter of 2^\(filterBits) bits and \(filterProbes) probes is invalid"))
         }
+        let signature = f32(signatureOffset)
+        if let problem = signatureProblem(signature, hasFilter: filterBits > 0) { throw fail(.inconsistent(problem)) }
         guard stopLength <= size else {
             throw fail(.inconsistent("stop-word section of \(stopLength) bytes is longer than the file"))
         }
@@ -142,10 +146,19 @@ enum ModelFileFormat {
         let featurizer = NGramFeaturizer(
             bucketBits: bucketBits, minN: maxN == 0 ? 0 : minN, maxN: maxN, usesBigrams: flags & 1 != 0,
             wordWeight: weights.0, charWeight: weights.1, bigramWeight: weights.2,
-            stopWords: stopWords, vocabulary: vocabulary, nGramsOnlyForUnknownWords: flags & 2 != 0)
+            stopWords: stopWords, vocabulary: vocabulary, nGramsOnlyForUnknownWords: flags & 2 != 0,
+            unknownWordSignature: signature)
         return Header(
             dimension: dimension, featurizer: featurizer, quantization: quantization, name: name,
             checksum: stored, layout: layout)
+    }
+
+    /// What is wrong with an unknown-word signature length read from a header, or nil: it must be
+    /// 0, or in (0, 64] with a vocabulary filter (without one every word would be unknown).
+    private static func signatureProblem(_ signature: Float, hasFilter: Bool) -> String? {
+        if signature == 0 { return nil }
+        guard signature > 0 && signature <= 64 else { return "unknown-word signature \(signature) is not in 0...64" }
+        return hasFilter ? nil : "unknown-word signature \(signature) without a vocabulary filter"
     }
 
     /// The sections after the header, once the checksum has verified: the model's name and stop
@@ -222,6 +235,7 @@ enum ModelFileFormat {
             put32(UInt32(filter.probes), 100)
             for (i, w) in filter.words.enumerated() { put64(w, layout.filterOffset + 8 * i) }
         }
+        put32(featurizer.unknownWordSignature.bitPattern, signatureOffset)
         out.withUnsafeMutableBytes { dst in
             dst.baseAddress!.advanced(by: layout.rowsOffset).copyMemory(from: rows.baseAddress!, byteCount: rows.count)
         }

@@ -9,7 +9,8 @@
 ///     together weigh `charWeight` whatever its length;
 /// and each pair of consecutive terms gives one **word bigram** (kind byte 3, `first + " " +
 /// second`), weight ``bigramWeight``. With a ``vocabulary`` filter, a unigram or bigram the model
-/// was not trained on is left out (its row would only be another feature's).
+/// was not trained on is left out (its row would only be another feature's), and a term outside
+/// the filter can also get a pseudo-random direction of its own (``unknownWordSignature``).
 ///
 /// Hashing: FNV-1a 64 over the kind byte followed by the feature's UTF-8 bytes, then Fibonacci
 /// hashing (multiply by 0x9E3779B97F4A7C15, keep the top `bucketBits` bits) to a bucket.
@@ -49,13 +50,21 @@ package struct NGramFeaturizer: Sendable, Equatable {
     /// never seen in training): a known word is its unigram row alone, which is cheaper to
     /// embed. Needs a vocabulary filter; without one every word is unknown.
     package let nGramsOnlyForUnknownWords: Bool
+    /// How long the *signature* of a term outside the vocabulary filter is, as a multiple of the
+    /// length of the sum of its own rows (its character n-grams); 0 = no signature. The signature
+    /// is a direction of the term's own (±1/√D in each component, signs from SplitMix64 seeded by
+    /// the term's unigram hash), so an unknown word — a gene, product or person name the model
+    /// never saw — matches itself in a cosine the way a keyword does, while its n-grams still
+    /// carry what they can of its meaning. Needs a vocabulary filter (without one, every word
+    /// would be unknown). `Models/MODEL.md`.
+    package let unknownWordSignature: Float
     let stopWordTable: StopWordTable
 
     package init(
         bucketBits: Int, minN: Int = 3, maxN: Int = 5, usesBigrams: Bool = true,
         wordWeight: Float = 1, charWeight: Float = 1, bigramWeight: Float = 1,
         stopWords: [String] = StopWords.english.sorted(), vocabulary: FeatureFilter? = nil,
-        nGramsOnlyForUnknownWords: Bool = false
+        nGramsOnlyForUnknownWords: Bool = false, unknownWordSignature: Float = 0
     ) {
         precondition((1...30).contains(bucketBits), "bucketBits must be in 1...30")
         precondition(maxN == 0 || (2 <= minN && minN <= maxN && maxN <= 16), "bad n-gram range")
@@ -70,6 +79,10 @@ package struct NGramFeaturizer: Sendable, Equatable {
         self.filter = vocabulary ?? FeatureFilter(log2Bits: 6, probes: 1)
         self.hasVocabulary = vocabulary != nil
         self.nGramsOnlyForUnknownWords = nGramsOnlyForUnknownWords
+        precondition(
+            unknownWordSignature == 0 || (vocabulary != nil && unknownWordSignature > 0 && unknownWordSignature <= 64),
+            "an unknown-word signature must be in (0, 64] and needs a vocabulary filter")
+        self.unknownWordSignature = unknownWordSignature
         self.stopWordTable = StopWordTable(stopWords)
     }
 
@@ -78,7 +91,17 @@ package struct NGramFeaturizer: Sendable, Equatable {
         NGramFeaturizer(
             bucketBits: bucketBits, minN: minN, maxN: maxN, usesBigrams: usesBigrams,
             wordWeight: wordWeight, charWeight: charWeight, bigramWeight: bigramWeight,
-            stopWords: stopWords, vocabulary: vocabulary, nGramsOnlyForUnknownWords: nGramsOnlyForUnknownWords)
+            stopWords: stopWords, vocabulary: vocabulary, nGramsOnlyForUnknownWords: nGramsOnlyForUnknownWords,
+            unknownWordSignature: vocabulary == nil ? 0 : unknownWordSignature)
+    }
+
+    /// The same featurizer with another unknown-word signature length (0: none).
+    package func with(unknownWordSignature: Float) -> NGramFeaturizer {
+        NGramFeaturizer(
+            bucketBits: bucketBits, minN: minN, maxN: maxN, usesBigrams: usesBigrams,
+            wordWeight: wordWeight, charWeight: charWeight, bigramWeight: bigramWeight,
+            stopWords: stopWords, vocabulary: vocabulary, nGramsOnlyForUnknownWords: nGramsOnlyForUnknownWords,
+            unknownWordSignature: unknownWordSignature)
     }
 
     package static func == (a: NGramFeaturizer, b: NGramFeaturizer) -> Bool {
@@ -87,6 +110,39 @@ package struct NGramFeaturizer: Sendable, Equatable {
             && a.charWeight == b.charWeight && a.bigramWeight == b.bigramWeight
             && a.stopWords == b.stopWords && a.vocabulary == b.vocabulary
             && a.nGramsOnlyForUnknownWords == b.nGramsOnlyForUnknownWords
+            && a.unknownWordSignature == b.unknownWordSignature
+    }
+
+    // MARK: - Unknown-word signatures
+
+    /// Adds the signature of the term whose unigram hash is `unigramHash` to `sum` (the sum of the
+    /// term's own rows, `dimension` floats) when the term is outside the vocabulary filter and the
+    /// model has signatures (``unknownWordSignature``); otherwise leaves `sum` alone. The signature
+    /// is `s × ‖sum‖ / √D × (±1, …)`, the signs the bits of SplitMix64 seeded by `unigramHash`.
+    @inline(__always)
+    package func addSignature(ofUnigramHash unigramHash: UInt64, to sum: UnsafeMutablePointer<Float>, dimension: Int) {
+        guard unknownWordSignature > 0, !filter.contains(unigramHash) else { return }
+        var squares: Float = 0
+        for j in 0..<dimension { squares += sum[j] * sum[j] }
+        let k = unknownWordSignature * squares.squareRoot() / Float(dimension).squareRoot()
+        guard k > 0 else { return }
+        var state = unigramHash
+        var bits: UInt64 = 0
+        for j in 0..<dimension {
+            if j & 63 == 0 { bits = Self.splitMix64(&state) }
+            sum[j] += bits & 1 == 0 ? k : -k
+            bits >>= 1
+        }
+    }
+
+    /// SplitMix64 (Steele, Lea & Flood 2014): the next 64 bits of the stream whose state is `state`.
+    @inline(__always)
+    static func splitMix64(_ state: inout UInt64) -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 
     /// Number of buckets, `1 << bucketBits`.
