@@ -81,9 +81,13 @@ enum Evaluation {
 
     /// Document vectors for a corpus (cache them across query sets).
     static func ndcg(_ embedder: some Embedder, _ data: BEIR, docVectors: [Float]? = nil) -> (ndcg: Double, queries: Int) {
-        let d = embedder.dimension
         let docs = docVectors ?? embedAll(embedder, data.docTexts)
         let qv = embedAll(embedder, data.queries.map(\.text))
+        return ndcg(queryVectors: qv, docVectors: docs, dimension: embedder.dimension, data)
+    }
+
+    /// nDCG@10 of ranking `data`'s documents by dot product, vectors given.
+    static func ndcg(queryVectors qv: [Float], docVectors docs: [Float], dimension d: Int, _ data: BEIR) -> (ndcg: Double, queries: Int) {
         let nq = data.queries.count
         let nd = data.docIDs.count
         var scores = [Float](repeating: 0, count: nq * nd)

@@ -59,6 +59,9 @@ enum TrainCommandLine {
             option("--bigram-min-count", "N", "bigrams seen fewer times stay out of the vocabulary filter (default 2)"),
             option("--ngram-only-top", "N", "n-gram-only copies of the N most frequent words and of every extra word (default 0)"),
             option("--ngram-only-weight", "W", "weight of an n-gram-only copy (default 0.5)"),
+            option(
+                "--unknown-word-signature", "S",
+                "a word outside the vocabulary filter also gets a direction of its own, S × its n-gram vector's length (default 0: none)"),
         ] + evaluation)
 
     static let eval = command(
@@ -67,6 +70,8 @@ enum TrainCommandLine {
             + "and its typo'd queries.",
         options: [
             option("--model", "MODEL", "the model file (required)"),
+            option("--unknown-word-signature", "S", "evaluate the model with this unknown-word signature instead of its own"),
+            option("--write", "MODEL", "also write the evaluated model (with --unknown-word-signature, a new file) here"),
             option("--log", "FILE", "also append every figure to this file"),
         ] + evaluation)
 
@@ -83,6 +88,7 @@ enum TrainCommandLine {
         option("--similarity", "DIR", "directory of the similarity files (STS-B, SICK, WordSim-353, SimLex-999)"),
         option("--beir", "DIR", "BEIR dataset to rank (corpus.jsonl, queries.jsonl, qrels/), each --split it has", repeatable: true),
         option("--term-weighting", "P,P,...", "also rank with terms weighted by idf^P over the collection (an experiment)"),
+        option("--common", "K,K,...", "also rank with the documents' mean and top K principal directions taken out (an experiment)"),
         option("--zipf", "FILE", "with --term-weighting: also weight by a general word list's Zipf frequencies (words.tsv)"),
         option("--split", "S", "qrels split of --beir (default train)", repeatable: true),
         option("--typo", "DIR", "a typo'd copy of --beir's queries (DIR/queries.jsonl)", repeatable: true),

@@ -25,6 +25,15 @@ func report(_ embedder: some Embedder, label: String, options: Options, full: Bo
             let docs = Evaluation.embedAll(embedder, data.docTexts)
             let clean = Evaluation.ndcg(embedder, data, docVectors: docs)
             parts.append(String(format: "beir %@ %@ ndcg@10 %.4f (%d q)", name, split, clean.ndcg, clean.queries))
+            for k in (options.string("common") ?? "").split(separator: ",").compactMap({ Int($0) }) {
+                let qv = Evaluation.embedAll(embedder, data.queries.map(\.text))
+                for center in [false, true] where center || k > 0 {
+                    let (q2, d2) = try CommonComponents.remove(
+                        queries: qv, docs: docs, dimension: embedder.dimension, components: k, center: center)
+                    let r = Evaluation.ndcg(queryVectors: q2, docVectors: d2, dimension: embedder.dimension, data)
+                    parts.append(String(format: "common[%d%@] %@ %@ ndcg@10 %.4f", k, center ? ",centred" : "", name, split, r.ndcg))
+                }
+            }
             if let base = embedder as? HashedNGramEmbedder {
                 for p in (options.string("term-weighting") ?? "").split(separator: ",").compactMap({ Float($0) }) {
                     let weighted = TermWeightedEmbedder(base: base, documents: data.docTexts, power: p)
@@ -242,6 +251,12 @@ func train(_ o: Options) throws {
     }
     log("fit: \(elapsed(t0))")
 
+    // The signature of unknown words is not fitted: it is the written model's, and every figure's.
+    let signature = try o.float("unknown-word-signature", 0)
+    guard signature == 0 || (signature > 0 && signature <= 64 && featurizer.vocabulary != nil) else {
+        throw TrainError("--unknown-word-signature expects a number in 0...64 and a vocabulary filter (--filter-bits > 0)")
+    }
+    featurizer = featurizer.with(unknownWordSignature: signature)
     for snap in outcome.snapshots {
         let e = HashedNGramEmbedder(featurizer: featurizer, dimension: dim, weights: snap.table, quantized: false)
         try report(e, label: "fp32 @\(snap.iteration)", options: o, full: false)
@@ -265,11 +280,23 @@ func evaluate(_ o: Options) throws {
     if let path = o.string("log") { try TrainLog.shared.open(path, append: true) }
     let path = try o.require("model")
     let t0 = Date()
-    let e = try HashedNGramEmbedder(contentsOf: URL(fileURLWithPath: path))
+    var e = try HashedNGramEmbedder(contentsOf: URL(fileURLWithPath: path))
     log(
         String(
-            format: "loaded %@ in %.1f ms: %@, dimension %d, buckets %d", path, Date().timeIntervalSince(t0) * 1000,
-            e.fingerprint, e.dimension, e.featurizer.bucketCount))
+            format: "loaded %@ in %.1f ms: %@, dimension %d, buckets %d, unknown-word signature %g", path,
+            Date().timeIntervalSince(t0) * 1000, e.fingerprint, e.dimension, e.featurizer.bucketCount,
+            e.featurizer.unknownWordSignature))
+    if let s = o.string("unknown-word-signature") {
+        guard let value = Float(s), value >= 0, value <= 64, e.featurizer.vocabulary != nil || value == 0 else {
+            throw TrainError("--unknown-word-signature expects a number in 0...64 and a model with a vocabulary filter, got \(s)")
+        }
+        e = e.with(unknownWordSignature: value)
+        log("unknown-word signature set to \(value): \(e.fingerprint)")
+    }
+    if let out = o.string("write") {
+        try e.write(to: URL(fileURLWithPath: out))
+        log("wrote \(out): \(e.fingerprint)")
+    }
     try report(e, label: (path as NSString).lastPathComponent, options: o, full: true)
 }
 
