@@ -53,7 +53,6 @@ extension Embedder {
 /// the quantized scan codes only that half (``SearchIndex/Configuration/quantizedScanComponents``).
 package protocol VarianceOrderedComponents: Sendable {}
 
-/// A model that can tell which words it learned: spelling correction leaves those alone.
 /// An embedder that can weight a text's terms unequally (the query's words by their rarity in
 /// the index: ``QueryTermWeights``).
 package protocol TermWeightedEmbedder: Embedder {
@@ -61,6 +60,7 @@ package protocol TermWeightedEmbedder: Embedder {
         _ text: String, termWeight: (UnsafeBufferPointer<UInt8>) -> Float, into output: UnsafeMutableBufferPointer<Float>)
 }
 
+/// A model that can tell which words it learned: spelling correction leaves those alone.
 package protocol WordVocabulary: Sendable {
     /// Whether `word` (a normalised, lower-case word) was (probably) in the training vocabulary.
     func recognizes(word: String) -> Bool
