@@ -65,16 +65,19 @@ import Foundation
         return 0
     }
 #elseif FUZZ_MODEL
-    /// A valid model file to start from (32 buckets × 8 dimensions, int8).
+    /// A valid model file to start from (32 buckets × 8 dimensions, int8, a vocabulary filter of
+    /// two words and unknown-word signatures).
     private let modelFile: [UInt8] = {
         var state: UInt64 = 7
         let weights = (0..<(32 * 8)).map { _ -> Float in
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Float(Int64(bitPattern: state) >> 40) / Float(1 << 23)
         }
+        var filter = FeatureFilter(log2Bits: 10, probes: 2)
+        for w in ["stress", "work"] { filter.insert(NGramFeaturizer.hash(kind: .word, bytes: Array(w.utf8))) }
         return HashedNGramEmbedder(
-            featurizer: NGramFeaturizer(bucketBits: 5, stopWords: ["the", "a"]), dimension: 8, weights: weights, quantized: true,
-            name: "fuzz"
+            featurizer: NGramFeaturizer(bucketBits: 5, stopWords: ["the", "a"], vocabulary: filter, unknownWordSignature: 4),
+            dimension: 8, weights: weights, quantized: true, name: "fuzz"
         ).fileContents()
     }()
     private let modelPath = NSTemporaryDirectory() + "/sift-fuzz-model-\(getpid()).siftmodel"

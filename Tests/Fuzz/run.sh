@@ -18,6 +18,20 @@ COMMON="-sanitize=fuzzer,address -O -package-name Sift -I Sources/CSQLite -I Sou
 LIBS="-L$OUT -lSift -lopenblas -llapacke -lsqlite3 -lcrypto"
 [ -n "$BLAS_LIB" ] && LIBS="-L$BLAS_LIB $LIBS"
 
+# The C kernels (SwiftPM's CSiftKernels target): compiled with AddressSanitizer into a static
+# library, with the module map SwiftPM would generate for their headers.
+KERNELS="$OUT/CSiftKernels"
+mkdir -p "$KERNELS"
+printf 'module CSiftKernels {\n    umbrella "%s/Sources/CSiftKernels/include"\n    export *\n}\n' "$(pwd)" >"$KERNELS/module.modulemap"
+for c in Sources/CSiftKernels/*.c; do
+    clang -c -O2 -fsanitize=address -I Sources/CSiftKernels/include -I Sources/CSiftKernels "$c" \
+        -o "$KERNELS/$(basename "$c" .c).o" || { echo "fuzz: $c did not build"; exit 1; }
+done
+rm -f "$OUT/libCSiftKernels.a"
+ar rcs "$OUT/libCSiftKernels.a" "$KERNELS"/*.o
+COMMON="$COMMON -I $KERNELS"
+LIBS="$LIBS -lCSiftKernels"
+
 echo "fuzz: building the library with -sanitize=fuzzer,address"
 # shellcheck disable=SC2046
 swiftc $COMMON -parse-as-library -enable-testing -module-name Sift -emit-library -static \

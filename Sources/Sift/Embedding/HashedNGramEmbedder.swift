@@ -9,8 +9,10 @@ import Foundation
 /// (`NGramFeaturizer`) → rows of one bucket table → weighted sum → L2 normalisation.
 ///
 /// The table is distilled from a sentence-transformer (see `Models/MODEL.md`), so related words
-/// and sentences get close vectors, and unseen or misspelled words still get useful vectors from
-/// their character n-grams. Immutable and `Sendable`; one instance serves every thread.
+/// and sentences get close vectors, and unseen or misspelled words still get vectors from their
+/// character n-grams. A word the model never saw also gets a direction of its own (its
+/// signature, when the model file sets one, as the bundled model does), so that two texts holding
+/// the same rare name are close. Immutable and `Sendable`; one instance serves every thread.
 public struct HashedNGramEmbedder: Embedder {
     /// The feature extractor (hashing, n-gram range, feature-kind weights, stop words).
     package let featurizer: NGramFeaturizer

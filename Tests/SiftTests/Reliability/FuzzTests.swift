@@ -273,9 +273,16 @@ extension Reliability {
             var rng = SeededGenerator(seed: 401)
             var mutator = Mutator(seed: 402)
             var weightsRNG = SeededGenerator(seed: 403)
-            let models = [true, false].map { quantized in
+            var filter = FeatureFilter(log2Bits: 10, probes: 2)
+            for w in ["stress", "work"] { filter.insert(NGramFeaturizer.hash(kind: .word, bytes: Array(w.utf8))) }
+            // Plain, full precision, and with a vocabulary filter and unknown-word signatures.
+            let featurizers = [
+                NGramFeaturizer(bucketBits: 5, stopWords: ["the", "a"]), NGramFeaturizer(bucketBits: 5, stopWords: ["the", "a"]),
+                NGramFeaturizer(bucketBits: 5, stopWords: ["the", "a"], vocabulary: filter, unknownWordSignature: 4),
+            ]
+            let models = zip(featurizers, [true, false, true]).map { featurizer, quantized in
                 HashedNGramEmbedder(
-                    featurizer: NGramFeaturizer(bucketBits: 5, stopWords: ["the", "a"]), dimension: 8,
+                    featurizer: featurizer, dimension: 8,
                     weights: (0..<(32 * 8)).map { _ in Float(weightsRNG.int(-100..<100)) / 100 }, quantized: quantized, name: "fuzz")
             }
             let originals = models.map { $0.fileContents() }
