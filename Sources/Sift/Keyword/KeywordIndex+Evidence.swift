@@ -17,14 +17,23 @@ extension KeywordIndex {
 
     /// The evidence of `query`, with today's document frequencies. A prefix weighs as its most
     /// frequent expansion (the smallest idf: the typed prefix says no more than that) and can
-    /// give as much as its rarest. A word no item holds weighs 0: it says nothing about any item
-    /// (a typo the corrector could not fix, or a word foreign to the index), and counting it
-    /// would lower every result of a typo'd query alike.
-    package func evidence(_ query: [QueryTerm]) -> QueryEvidence {
+    /// give as much as its rarest. A word no item holds weighs 0 — a typo the corrector could not
+    /// fix says nothing about any item, and counting it would lower every result of a typo'd
+    /// query alike — unless `countsAbsent` says it is a real word (the model knows it): then the
+    /// index holds nothing about it, and it weighs the largest idf, in the query's weight and in
+    /// what it could attain, held by no result.
+    package func evidence(_ query: [QueryTerm], countsAbsent: (QueryTerm) -> Bool = { _ in false }) -> QueryEvidence {
         let k1 = parameters.k1
         var evidence = QueryEvidence()
         for term in query {
             let ids = term.terms.compactMap { termIDs[$0] }.filter { postings.count(of: Int($0)) > 0 }
+            if ids.isEmpty, countsAbsent(term) {
+                let weight = term.weight * idf(documentFrequency: 0)
+                evidence.attainable += weight * (k1 + 1)
+                evidence.totalWeight += weight
+                evidence.terms.append(([], weight))
+                continue
+            }
             let idfs = ids.map { term.weight * idf(documentFrequency: postings.count(of: Int($0))) }
             let weight = idfs.min() ?? 0
             evidence.attainable += (idfs.max() ?? 0) * (k1 + 1)

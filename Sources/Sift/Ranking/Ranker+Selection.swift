@@ -45,7 +45,10 @@ extension Ranker {
     /// asked for, its explanation; those below ``Request/minimumRelevance`` are left out and
     /// counted in the report.
     mutating func results(_ top: RowTopK) -> [SearchResult] {
-        let query = state.keyword.evidence(request.terms)
+        // In hybrid mode a query word that no item holds counts against every result when the
+        // model knows it as a word (not a typo): the index holds nothing about it.
+        let vocabulary = request.mode == .hybrid ? embedder as? any WordVocabulary : nil
+        let query = state.keyword.evidence(request.terms, countsAbsent: { vocabulary?.recognizes(word: $0.word) ?? false })
         var kept: [SearchResult] = []
         var keptRows: [Int32] = []
         var best: Float = 0

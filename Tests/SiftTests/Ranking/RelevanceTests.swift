@@ -62,6 +62,55 @@ struct RelevanceTests {
         #expect(index.matched(evidence, row: 9) == (0, 0))
     }
 
+    @Test("A word no item holds counts against every result when it is a real word: the largest idf, held by none")
+    func absentRealWord() {
+        var index = KeywordIndex()
+        let texts = ["lentil soup", "lentil salad", "tomato soup", "lentils and rice"]
+        for (i, t) in texts.enumerated() { index.insert(SearchableItem(id: ItemID("i\(i)"), domain: "d", title: t), at: Int32(i)) }
+        let terms = index.queryTerms("lentil quinoa zzyzx", prefixLastTerm: false)
+        let evidence = index.evidence(terms, countsAbsent: { $0.word == "quinoa" })
+        let lentil = index.idf(documentFrequency: 3)
+        let absent = index.idf(documentFrequency: 0)
+        #expect(evidence.terms.map(\.weight) == [lentil, absent, 0])
+        #expect(evidence.totalWeight == lentil + absent)
+        #expect(evidence.attainable == (lentil + absent) * (index.parameters.k1 + 1))
+        #expect(index.matched(evidence, row: 0) == (lentil, 1))
+        // Without the vocabulary's word, as before: the absent words weigh 0.
+        #expect(index.evidence(terms).totalWeight == lentil)
+    }
+
+    /// ``WordDirectionEmbedder`` that knows the words of `vocabulary` (and none other).
+    struct VocabularyEmbedder: Embedder, WordVocabulary {
+        let base = WordDirectionEmbedder()
+        let vocabulary: Set<String>
+        var dimension: Int { base.dimension }
+        var fingerprint: String { base.fingerprint + "-vocabulary" }
+        func embed(_ text: String, into output: UnsafeMutableBufferPointer<Float>) { base.embed(text, into: output) }
+        func recognizes(word: String) -> Bool { vocabulary.contains(word) }
+    }
+
+    @Test("In hybrid mode a real word the index lacks lowers every result's relevance; a typo does not; keyword mode is unchanged")
+    func absentWordInSearch() async throws {
+        let index = try SearchIndex(
+            configuration: .init(directory: nil, embedder: VocabularyEmbedder(vocabulary: ["lentil", "soup", "quinoa"])))
+        try await index.upsert([
+            SearchableItem(id: "a", domain: "recipe", title: "Lentil soup", content: "lentils onion cumin soup"),
+            SearchableItem(id: "b", domain: "recipe", title: "Tomato soup", content: "tomatoes basil soup"),
+        ])
+        func best(_ text: String, _ mode: SearchMode) async throws -> Float {
+            try await index.search(SearchQuery(text, mode: mode, correctsSpelling: false, minimumRelevance: 0)).results.first?.relevance
+                ?? 0
+        }
+        let plain = try await best("lentil soup", .hybrid)
+        let foreign = try await best("lentil soup quinoa", .hybrid)
+        let typo = try await best("lentil soup quinao", .hybrid)
+        #expect(foreign < plain * 0.5, "\(foreign) against \(plain)")
+        #expect(typo > foreign)
+        // Keyword mode weighs both absent words 0, real or not (semantic mode too; its cosines differ).
+        let keywordTypo = try await best("lentil soup quinao", .keyword)
+        #expect(try await best("lentil soup quinoa", .keyword) == keywordTypo)
+    }
+
     func index() async throws -> SearchIndex {
         let index = try SearchIndex(configuration: .init(directory: nil, embedder: WordDirectionEmbedder()))
         try await index.upsert([
