@@ -58,21 +58,12 @@ public struct HashedNGramEmbedder: Embedder {
         featurizer: NGramFeaturizer, dimension: Int, weights: [Float], quantized: Bool,
         name: String = "sift-ngram"
     ) {
-        self.featurizer = featurizer
-        self.dimension = dimension
-        self.name = name
         let table = weights.withUnsafeBufferPointer {
             EmbeddingTable(
                 weights: $0, dimension: dimension, bucketCount: featurizer.bucketCount,
                 quantization: quantized ? .int8RowScaled : .float32)
         }
-        self.table = table
-        self.sharedMemo = SharedWordMemo(dimension: dimension)
-        self.checksum = table.withRowBytes { rows in
-            ModelFileFormat.serialize(
-                featurizer: featurizer, dimension: dimension, quantization: table.quantization,
-                name: name, rows: rows)
-        }.withUnsafeBytes { ModelFileFormat.checksum($0) }
+        self.init(table: table, featurizer: featurizer, dimension: dimension, name: name)
     }
 
     /// The same table with another unknown-word signature length
@@ -84,6 +75,7 @@ public struct HashedNGramEmbedder: Embedder {
             name: name)
     }
 
+    /// A model of `table` in memory, its checksum that of the file it would be.
     private init(table: EmbeddingTable, featurizer: NGramFeaturizer, dimension: Int, name: String) {
         self.featurizer = featurizer
         self.dimension = dimension
