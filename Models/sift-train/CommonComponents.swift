@@ -8,26 +8,19 @@ enum CommonComponents {
     static func remove(queries: [Float], docs: [Float], dimension d: Int, components k: Int, center: Bool)
         throws -> (queries: [Float], docs: [Float])
     {
-        let n = docs.count / d
-        var mean = [Float](repeating: 0, count: d)
-        if center {
-            var acc = [Double](repeating: 0, count: d)
-            for i in 0..<n { for j in 0..<d { acc[j] += Double(docs[i * d + j]) } }
-            for j in 0..<d { mean[j] = Float(acc[j] / Double(n)) }
-        }
-        let pca = k > 0 ? try PCA(rows: docs, count: n, dimension: d, keep: k, center: center) : nil
+        // The PCA's mean (zeros when not centred) is the one taken out; with k = 0 only it is used.
+        let pca = try PCA(rows: docs, count: docs.count / d, dimension: d, keep: k, center: center)
+        let mean = pca.mean
         func clean(_ rows: [Float]) -> [Float] {
             var out = rows
             let m = rows.count / d
             for i in 0..<m {
                 var v = Array(rows[(i * d)..<((i + 1) * d)])
                 for j in 0..<d { v[j] -= mean[j] }
-                if let pca {
-                    for c in 0..<k {
-                        var dot: Float = 0
-                        for j in 0..<d { dot += v[j] * pca.components[j * k + c] }
-                        for j in 0..<d { v[j] -= dot * pca.components[j * k + c] }
-                    }
+                for c in 0..<k {
+                    var dot: Float = 0
+                    for j in 0..<d { dot += v[j] * pca.components[j * k + c] }
+                    for j in 0..<d { v[j] -= dot * pca.components[j * k + c] }
                 }
                 var s: Float = 0
                 for x in v { s += x * x }

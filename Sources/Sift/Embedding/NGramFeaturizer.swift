@@ -88,15 +88,15 @@ package struct NGramFeaturizer: Sendable, Equatable {
 
     /// The same featurizer with another vocabulary filter.
     package func with(vocabulary: FeatureFilter?) -> NGramFeaturizer {
-        NGramFeaturizer(
-            bucketBits: bucketBits, minN: minN, maxN: maxN, usesBigrams: usesBigrams,
-            wordWeight: wordWeight, charWeight: charWeight, bigramWeight: bigramWeight,
-            stopWords: stopWords, vocabulary: vocabulary, nGramsOnlyForUnknownWords: nGramsOnlyForUnknownWords,
-            unknownWordSignature: vocabulary == nil ? 0 : unknownWordSignature)
+        copy(vocabulary: vocabulary, unknownWordSignature: vocabulary == nil ? 0 : unknownWordSignature)
     }
 
     /// The same featurizer with another unknown-word signature length (0: none).
     package func with(unknownWordSignature: Float) -> NGramFeaturizer {
+        copy(vocabulary: vocabulary, unknownWordSignature: unknownWordSignature)
+    }
+
+    private func copy(vocabulary: FeatureFilter?, unknownWordSignature: Float) -> NGramFeaturizer {
         NGramFeaturizer(
             bucketBits: bucketBits, minN: minN, maxN: maxN, usesBigrams: usesBigrams,
             wordWeight: wordWeight, charWeight: charWeight, bigramWeight: bigramWeight,

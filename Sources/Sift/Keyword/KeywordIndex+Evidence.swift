@@ -27,14 +27,10 @@ extension KeywordIndex {
         var evidence = QueryEvidence()
         for term in query {
             let ids = term.terms.compactMap { termIDs[$0] }.filter { postings.count(of: Int($0)) > 0 }
-            if ids.isEmpty, countsAbsent(term) {
-                let weight = term.weight * idf(documentFrequency: 0)
-                evidence.attainable += weight * (k1 + 1)
-                evidence.totalWeight += weight
-                evidence.terms.append(([], weight))
-                continue
-            }
-            let idfs = ids.map { term.weight * idf(documentFrequency: postings.count(of: Int($0))) }
+            let idfs =
+                ids.isEmpty && countsAbsent(term)
+                ? [term.weight * idf(documentFrequency: 0)]
+                : ids.map { term.weight * idf(documentFrequency: postings.count(of: Int($0))) }
             let weight = idfs.min() ?? 0
             evidence.attainable += (idfs.max() ?? 0) * (k1 + 1)
             evidence.totalWeight += weight
