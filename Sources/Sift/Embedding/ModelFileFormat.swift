@@ -5,8 +5,9 @@
 /// 2^log2Bits bits as little-endian 64-bit words), then the rows: `buckets` rows of
 /// `dimension` f32, or, for int8, `buckets` rows of (f32 scale, `dimension` × int8) — the scale
 /// sits next to its row so that one cache miss fetches both. The file length is padded to a
-/// multiple of 8 with zeros. The checksum is FNV-1a 64 applied to the file's 64-bit
-/// little-endian words (the checksum field read as zero).
+/// multiple of 8 with zeros. The checksum is FNV-1a 64 over the file's 64-bit little-endian
+/// words except the checksum's own, then one more multiplication by the FNV prime
+/// (``checksum(_:)``).
 enum ModelFileFormat {
     static let magic: [UInt8] = Array("SIFTNGRM".utf8)
     static let version: UInt32 = 1
@@ -52,8 +53,10 @@ enum ModelFileFormat {
             fileLength: align(rowsOffset + rowsLength, 8))
     }
 
-    /// FNV-1a 64 over the 64-bit little-endian words of `bytes` (length a multiple of 8), with
-    /// the word at ``checksumOffset`` read as zero.
+    /// FNV-1a 64 over the 64-bit little-endian words of `bytes` (length a multiple of 8) except
+    /// the word at ``checksumOffset``, then one more multiplication by the prime: the zero
+    /// word's step, taken last (not in its place, which would give another value; files since
+    /// version 1 were written so, and `Models/MODEL.md` says so).
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         let words = bytes.count / 8
@@ -62,7 +65,7 @@ enum ModelFileFormat {
             let w = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
             h = (h ^ w) &* 0x0000_0100_0000_01b3
         }
-        if words > skip { h = h &* 0x0000_0100_0000_01b3 }  // the zero word, in order
+        if words > skip { h = h &* 0x0000_0100_0000_01b3 }  // the checksum word's step, last
         return h
     }
 

@@ -150,6 +150,21 @@ final class ModelFileTests {
         }
     }
 
+    @Test("The stored checksum is the one Models/MODEL.md defines, computed here independently")
+    func checksumDefinition() throws {
+        let bytes = tinyModel(quantized: true).fileContents()
+        let word = { (i: Int) in (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[i * 8 + $1]) << (8 * UInt64($1)) } }
+        let prime: UInt64 = 0x0000_0100_0000_01b3
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for i in 0..<(bytes.count / 8) where i != 7 { h = (h ^ word(i)) &* prime }
+        h = h &* prime
+        #expect(word(7) == h)
+        // Not the checksum word read as zero in its place: the two definitions differ.
+        var inPlace: UInt64 = 0xcbf2_9ce4_8422_2325
+        for i in 0..<(bytes.count / 8) { inPlace = (inPlace ^ (i == 7 ? 0 : word(i))) &* prime }
+        #expect(inPlace != h)
+    }
+
     @Test("Inconsistent sizes and trailing bytes are rejected")
     func inconsistent() throws {
         var bytes = tinyModel(quantized: true).fileContents()
