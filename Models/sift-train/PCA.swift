@@ -1,5 +1,6 @@
 import CBLAS
 import CLAPACKE
+import Foundation
 
 /// Principal components of the teacher space (LAPACKE_ssyevd on the covariance from cblas_ssyrk).
 struct PCA {
@@ -48,6 +49,15 @@ struct PCA {
         self.components = comps
         self.eigenvalues = w.reversed()
         self.explained = total > 0 ? kept / total : 0
+    }
+
+    /// Partial whitening: the factor `(λ_k / λ_1)^(−power/2)` of each kept component k, 1 for the
+    /// first; power 0 leaves the components as they are, 1 gives each the first's variance. A
+    /// student fitted to targets scaled so (each output dimension is its own least-squares
+    /// problem) is the unscaled student with its table's columns scaled so.
+    func whiteningScales(power: Float) -> [Float] {
+        let top = max(eigenvalues[0], .leastNormalMagnitude)
+        return eigenvalues.prefix(outputDimension).map { pow(max($0, .leastNormalMagnitude) / top, -power / 2) }
     }
 
     /// (rows − mean) × components: n × outputDimension.

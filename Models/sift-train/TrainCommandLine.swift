@@ -32,6 +32,7 @@ enum TrainCommandLine {
             option("--char-weight", "W", "weight of character n-gram features (default 1)"),
             option("--bigram-weight", "W", "weight of bigram features (default 1)"),
             option("--lambda", "L", "ridge penalty (default 0.001)"),
+            option("--whiten", "P", "scale the targets' component k by (λ_k/λ_1)^(−P/2): partial whitening (default 0)"),
             option("--iterations", "N", "CGLS iterations (default 60)"),
             option("--checkpoints", "N,N,...", "also evaluate the fp32 table after these iterations"),
             option("--chunk-width", "N", "output dimensions solved together (default 64)"),

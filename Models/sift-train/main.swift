@@ -168,12 +168,19 @@ func train(_ o: Options) throws {
     wordVectors = []
     sentenceVectors = []
     let pca = try PCA(rows: all, count: nW + nS, dimension: 384, keep: dim, center: center)
-    let targets = pca.project(all, count: nW + nS)
+    var targets = pca.project(all, count: nW + nS)
     log(
         String(
             format: "pca: %d → %d dims keeps %.2f%% of the variance (%@); top eigenvalues %@",
             384, dim, pca.explained * 100, elapsed(t0),
             pca.eigenvalues.prefix(5).map { String(format: "%.4f", $0) }.joined(separator: " ")))
+    let whitening = try o.float("whiten", 0)
+    guard (0...2).contains(whitening) else { throw TrainError("--whiten expects a number in 0...2") }
+    if whitening > 0 {
+        let scales = pca.whiteningScales(power: whitening)
+        for i in 0..<(nW + nS) { for k in 0..<dim { targets[i * dim + k] *= scales[k] } }
+        log(String(format: "whitening: power %.2f, component %d scaled by %.3f (the first by 1)", whitening, dim, scales[dim - 1]))
+    }
 
     // Vocabulary filter: the unigrams of every training text and the bigrams seen at least
     // --bigram-min-count times (typo'd copies are not added: they must look unseen).
