@@ -257,5 +257,6 @@ extension HashedNGramEmbedder: WordVocabulary {
 }
 
 /// The model file's components are the teacher's principal components, in decreasing variance
-/// (`Models/MODEL.md`: the targets are the PCA-256 projection).
+/// (`Models/MODEL.md`: the targets are the PCA-256 projection, partially whitened: the k-th
+/// varies as √λ_k, still decreasing).
 extension HashedNGramEmbedder: VarianceOrderedComponents {}
