@@ -121,16 +121,28 @@ def main():
     ap.add_argument("--ridge", type=float, default=1e-3)
     ap.add_argument("--svg", help="write the reliability diagram of every file here")
     ap.add_argument("--labels", help="with --svg: comma-separated names of the files, fit first (default: the file names)")
+    ap.add_argument(
+        "--coefficients",
+        help="no fit: report and draw these coefficients, comma-separated in the mode's order "
+        "(intercept, then the mode's features: e.g. the shipped RelevanceModel's)")
     args = ap.parse_args()
     names = FEATURES[args.mode]
     rows, ys = load(args.features, names)
     if not rows:
         sys.exit(f"{args.features}: no rows")
-    w = fit(rows, ys, ridge=args.ridge)
+    if args.coefficients:
+        try:
+            w = [float(x) for x in args.coefficients.split(",")]
+        except ValueError:
+            sys.exit(f"--coefficients: not numbers: {args.coefficients!r}")
+        if len(w) != len(names) + 1:
+            sys.exit(f"--coefficients: {args.mode} mode takes {len(names) + 1} (intercept, {', '.join(names)}), got {len(w)}")
+    else:
+        w = fit(rows, ys, ridge=args.ridge)
     coef = dict(zip(["intercept"] + names, w))
     swift = ", ".join(f"{k}: {coef.get(k, 0.0):.4f}" for k in ["intercept", "keyword", "coverage", "cosine"])
     print(f"mode {args.mode}: {len(rows)} results, {int(sum(ys))} relevant")
-    print(f"Coefficients({swift})")
+    print(f"Coefficients({swift})" + (" (given, not fitted)" if args.coefficients else ""))
     curves = []
     for label, path in [("fit", args.features)] + [("check", p) for p in args.check]:
         r, y = (rows, ys) if label == "fit" else load(path, names)
