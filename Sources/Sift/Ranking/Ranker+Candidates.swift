@@ -114,12 +114,14 @@ extension Ranker {
 
     /// The best rows by cosine that pass the filters join the candidates. Semantic mode takes
     /// as many as hybrid: the priors (donations, ranking hint, domain boost) may lift an item
-    /// from below the top k by cosine alone. The quantized scan only nominates: it takes more,
+    /// from below the top k by cosine alone. The quantized scan only nominates: it takes more
+    /// (in semantic mode four times more than in hybrid, where no keyword match backs them),
     /// re-scores them exactly and keeps the best of them by exact cosine, as the exact scan
     /// would have.
     mutating func nominateBySemantic() {
         let wanted = max(fusion.semanticCandidates, request.limit)
-        let k = semantic.approximate ? state.vectors?.quantized?.nominees(for: wanted) ?? wanted : wanted
+        let alone = request.mode == .semantic
+        let k = semantic.approximate ? state.vectors?.quantized?.nominees(for: wanted, alone: alone) ?? wanted : wanted
         let order = self.order
         var nominees = semantic.approximate ? approximateNominees(k: k) : bestByCosine(k: k).sorted(precedes: order.precedes).map(\.row)
         if semantic.approximate, let vectors = state.vectors {

@@ -59,12 +59,17 @@ package struct QuantizedRows: Sendable {
     }
 
     /// How many rows the scan nominates for exact re-scoring when `wanted` are needed: twice
-    /// as many (at least 40) when every component is coded; ten times as many (at least 400)
-    /// for a prefix of them, which ranks less closely. Chosen on the bench corpus's model
-    /// vectors (`sift-bench --profile-nominators`): the first 128 of 256 components recover
-    /// the exact top 10 (and 99% of the top 100) from 1,000 nominees at 100k rows.
-    package func nominees(for wanted: Int) -> Int {
-        components == dimension ? max(wanted * 2, 40) : max(wanted * 10, 400)
+    /// as many (at least 40) when every component is coded; for a prefix of them, which ranks
+    /// less closely, ten times as many (at least 400) beside a hybrid query's keyword matches,
+    /// and forty times as many (at least 1,600) when the nominees `alone` make the ranking
+    /// (semantic mode). Chosen on the bench corpus's model vectors at 100k rows: with the first
+    /// 128 of 256 components of the bundled (partially whitened) model, semantic mode's top 10
+    /// agree with the exact path's at 0.973 from 1,000 nominees, 0.984 from 2,000 and 0.996
+    /// from 4,000, hybrid mode's at 0.998 from 1,000 (`sift-bench`, `Benchmarks/RESULTS.md`,
+    /// "Partial whitening"; `--profile-nominators` shows the nomination alone).
+    package func nominees(for wanted: Int, alone: Bool = false) -> Int {
+        if components == dimension { return max(wanted * 2, 40) }
+        return alone ? max(wanted * 40, 1_600) : max(wanted * 10, 400)
     }
 
     /// What the copy codes.

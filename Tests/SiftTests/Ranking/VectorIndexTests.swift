@@ -102,6 +102,16 @@ struct VectorIndexTests {
         }
     }
 
+    @Test("A copy of a prefix nominates ten times the wanted rows beside keyword matches, forty times alone; a full copy twice either way")
+    func nomineeCounts() {
+        let prefix = VectorIndex(dimension: 64, quantized: true, quantizedComponents: 32, quantizedBits: 4, precision: .float16)
+        #expect(prefix.quantized!.nominees(for: 100) == 1_000)
+        #expect(prefix.quantized!.nominees(for: 100, alone: true) == 4_000)
+        #expect(prefix.quantized!.nominees(for: 10) == 400 && prefix.quantized!.nominees(for: 10, alone: true) == 1_600)
+        let full = VectorIndex(dimension: 64, quantized: true, quantizedComponents: 64, quantizedBits: 8, precision: .float16)
+        #expect(full.quantized!.nominees(for: 100) == 200 && full.quantized!.nominees(for: 100, alone: true) == 200)
+    }
+
     @Test(
         "A copy of the leading half of the components (int8 or 4-bit codes), given its nominees, keeps top-10 recall at or above 0.99 when the components are ordered by decreasing variance",
         arguments: [8, 4])
