@@ -93,6 +93,8 @@ func train(_ o: Options) throws {
     let pairWeight = try o.float("pair-weight", 1)
     let seed = UInt64(try o.int("seed", 20_261_202))
     let center = !o.flags.contains("no-center")
+    let whitening = try o.float("whiten", 0)
+    guard (0...2).contains(whitening) else { throw TrainError("--whiten expects a number in 0...2") }
     log("sift-train train: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
     log(
         "config: dim \(dim), buckets 2^\(bits), n-grams \(featurizer.minN)...\(featurizer.maxN), bigrams \(featurizer.usesBigrams), kind weights word \(featurizer.wordWeight) char \(featurizer.charWeight) bigram \(featurizer.bigramWeight), lambda \(solver.lambda), iterations \(solver.iterations), typos top \(typoTop) × \(typoCopies) weight \(typoWeight), example weights word \(wordWeight) sentence \(sentenceWeight) document \(documentWeight) pair \(pairWeight), centre \(center), seed \(seed)"
@@ -174,8 +176,6 @@ func train(_ o: Options) throws {
             format: "pca: %d → %d dims keeps %.2f%% of the variance (%@); top eigenvalues %@",
             384, dim, pca.explained * 100, elapsed(t0),
             pca.eigenvalues.prefix(5).map { String(format: "%.4f", $0) }.joined(separator: " ")))
-    let whitening = try o.float("whiten", 0)
-    guard (0...2).contains(whitening) else { throw TrainError("--whiten expects a number in 0...2") }
     if whitening > 0 {
         let scales = pca.whiteningScales(power: whitening)
         for i in 0..<(nW + nS) { for k in 0..<dim { targets[i * dim + k] *= scales[k] } }
