@@ -45,11 +45,17 @@ struct RelevanceTests {
         #expect(p(.hybrid, keyword: 0, coverage: 0, cosine: 0.3) < SearchQuery.defaultMinimumRelevance)
     }
 
-    @Test("Query evidence: each term weighs its idf, a word no item holds weighs 0, a prefix its most frequent expansion")
-    func queryEvidence() {
+    /// Four titles: "lentil" in three items (a stem shared with "lentils"), "soup" in two, "salad" in one.
+    static func lentilIndex() -> KeywordIndex {
         var index = KeywordIndex()
         let texts = ["lentil soup", "lentil salad", "tomato soup", "lentils and rice"]
         for (i, t) in texts.enumerated() { index.insert(SearchableItem(id: ItemID("i\(i)"), domain: "d", title: t), at: Int32(i)) }
+        return index
+    }
+
+    @Test("Query evidence: each term weighs its idf, a word no item holds weighs 0, a prefix its most frequent expansion")
+    func queryEvidence() {
+        let index = Self.lentilIndex()
         let terms = index.queryTerms("lentil zzyzx sal", prefixLastTerm: true)
         let evidence = index.evidence(terms)
         let lentil = index.idf(documentFrequency: 3)
@@ -64,9 +70,7 @@ struct RelevanceTests {
 
     @Test("A word no item holds counts against every result when it is a real word: the largest idf, held by none")
     func absentRealWord() {
-        var index = KeywordIndex()
-        let texts = ["lentil soup", "lentil salad", "tomato soup", "lentils and rice"]
-        for (i, t) in texts.enumerated() { index.insert(SearchableItem(id: ItemID("i\(i)"), domain: "d", title: t), at: Int32(i)) }
+        let index = Self.lentilIndex()
         let terms = index.queryTerms("lentil quinoa zzyzx", prefixLastTerm: false)
         let evidence = index.evidence(terms, countsAbsent: { $0.word == "quinoa" })
         let lentil = index.idf(documentFrequency: 3)
