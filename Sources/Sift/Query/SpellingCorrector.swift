@@ -6,11 +6,14 @@
 /// - no indexed item contains it (its stem has no postings);
 /// - the embedding model does not know it either (``WordVocabulary``), when there is a model;
 /// - some word one edit away (Damerau–Levenshtein: substitution, deletion, insertion,
-///   transposition of neighbours) stems to an index term.
+///   transposition of neighbours) is a stop word or stems to an index term.
 ///
-/// Among those edits the one whose term is in the most items wins; ties go to the edit whose
-/// spelling sorts first, so the result is deterministic. The corrected word replaces the typed
-/// one in the text both halves search, and the report says so.
+/// Among those edits (``Candidate/outranks(_:)``) a stop word wins ("withh", "thann": the
+/// commonest words, which no item's terms hold), then a word the model knows (an index word it
+/// does not know is a name or a misspelling some item holds: "additted" beside "admitted"), then
+/// the term in the most items, then the spelling that sorts first, so the result is
+/// deterministic. The corrected word replaces the typed one in the
+/// text both halves search, and the report says so.
 package struct SpellingCorrector: Sendable {
     /// Words shorter than this are left alone: short words have too many neighbours.
     package var minimumLength: Int
@@ -57,15 +60,17 @@ package struct SpellingCorrector: Sendable {
             keyword.documentFrequency(PorterStemmer.stem(word)) == 0,
             !(vocabulary?.recognizes(word: word) ?? false)
         else { return nil }
-        var best: (word: String, df: Int)?
+        var best: Candidate?
         var seen = Set<String>()
-        func consider(_ candidate: [UInt8]) {
-            let c = String(decoding: candidate, as: UTF8.self)
-            guard seen.insert(c).inserted, !keyword.analyzer.stopWords.contains(c) else { return }
-            let df = keyword.documentFrequency(PorterStemmer.stem(c))
-            guard df > 0 else { return }
-            if let b = best, b.df > df || (b.df == df && !c.utf8.lexicographicallyPrecedes(b.word.utf8)) { return }
-            best = (c, df)
+        func consider(_ edit: [UInt8]) {
+            let c = String(decoding: edit, as: UTF8.self)
+            guard seen.insert(c).inserted else { return }
+            let stop = keyword.analyzer.stopWords.contains(c)
+            let df = stop ? 0 : keyword.documentFrequency(PorterStemmer.stem(c))
+            guard stop || df > 0 else { return }
+            let candidate = Candidate(
+                word: c, stop: stop, known: vocabulary?.recognizes(word: c) ?? false, df: df)
+            if best.map({ candidate.outranks($0) }) ?? true { best = candidate }
         }
         let alphabet = Array(UInt8(0x61)...UInt8(0x7A))
         var edit = letters
@@ -96,5 +101,22 @@ package struct SpellingCorrector: Sendable {
             }
         }
         return best?.word
+    }
+
+    /// One correction of a word, with what ranks it against the others.
+    struct Candidate {
+        var word: String
+        var stop: Bool
+        var known: Bool
+        var df: Int
+
+        /// A stop word first, then a word the model knows, then the most items, then the
+        /// spelling that sorts first.
+        func outranks(_ other: Candidate) -> Bool {
+            if stop != other.stop { return stop }
+            if known != other.known { return known }
+            if df != other.df { return df > other.df }
+            return word.utf8.lexicographicallyPrecedes(other.word.utf8)
+        }
     }
 }
