@@ -12,8 +12,8 @@
 /// commonest words, which no item's terms hold), then a word the model knows (an index word it
 /// does not know is a name or a misspelling some item holds: "additted" beside "admitted"), then
 /// the term in the most items, then the spelling that sorts first, so the result is
-/// deterministic. The corrected word replaces the typed one in the
-/// text both halves search, and the report says so.
+/// deterministic. The corrected word replaces the typed one in the text both halves search, and
+/// the report says so.
 package struct SpellingCorrector: Sendable {
     /// Words shorter than this are left alone: short words have too many neighbours.
     package var minimumLength: Int
