@@ -26,6 +26,12 @@ enum TrainCommandLine {
             option("--max-n", "N", "longest character n-gram (default 5)"),
             option("--no-bigrams", nil, "no word-bigram features"),
             option(
+                "--featured-words", "W,W,...",
+                "words taken off the model's stop-word list before the fit, so they get features (e.g. the negations no,not,nor)"),
+            option(
+                "--extend-words", "W,W,...",
+                "words taken off the stop-word list after the fit: only their unigram rows are fitted, every other row stays"),
+            option(
                 "--ngrams-for-unknown-only", nil,
                 "character n-grams only for words outside the vocabulary filter (a known word is its unigram row)"),
             option("--word-weight", "W", "weight of word features (default 1)"),

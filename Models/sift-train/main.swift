@@ -75,11 +75,21 @@ func train(_ o: Options) throws {
     if let path = o.string("log") { try TrainLog.shared.open(path, append: o.string("log-append") == "1") }
     let dim = try o.int("dim", 256)
     let bits = try o.int("bucket-bits", 17)
+    let featuredWords = (o.string("featured-words") ?? "").split(separator: ",").map(String.init)
+    if let w = featuredWords.first(where: { !StopWords.english.contains($0) }) {
+        throw TrainError("--featured-words: \"\(w)\" is not on the stop-word list (a word off it has features already)")
+    }
+    let extendWords = o.string("extend-words").map { $0.split(separator: ",").map(String.init) }
+    if let w = extendWords?.first(where: { !StopWords.english.subtracting(featuredWords).contains($0) }) {
+        throw TrainError("--extend-words: \"\(w)\" is not on the model's stop-word list (a word off it has features already)")
+    }
     var featurizer = NGramFeaturizer(
         bucketBits: bits, minN: try o.int("min-n", 3), maxN: try o.int("max-n", 5),
         usesBigrams: !o.flags.contains("no-bigrams"),
         wordWeight: try o.float("word-weight", 1), charWeight: try o.float("char-weight", 1),
-        bigramWeight: try o.float("bigram-weight", 1), nGramsOnlyForUnknownWords: o.flags.contains("ngrams-for-unknown-only"))
+        bigramWeight: try o.float("bigram-weight", 1),
+        stopWords: StopWords.english.subtracting(featuredWords).sorted(),
+        nGramsOnlyForUnknownWords: o.flags.contains("ngrams-for-unknown-only"))
     let solver = CGLSSolver(
         lambda: try o.float("lambda", 1e-3), iterations: try o.int("iterations", 60),
         checkpoints: (o.string("checkpoints") ?? "").split(separator: ",").compactMap { Int($0) },
@@ -257,6 +267,18 @@ func train(_ o: Options) throws {
         log(String(format: "cgls iteration %3d: data %.2f ridge %.2f relative residual %.4f", it + 1, h.data, h.ridge, h.relative))
     }
     log("fit: \(elapsed(t0))")
+    var table = outcome.table
+    let fitted = featurizer  // the checkpoints' tables are the fit's, before any --extend-words
+    if let featured = extendWords {
+        t0 = Date()
+        let weights = [Float](repeating: wordWeight, count: nW) + (0..<nS).map { $0 < firstDocument ? sentenceWeight : documentWeight }
+        let extended = try WordExtension(words: featured, lambda: solver.lambda).extend(
+            table: &table, featurizer: featurizer, texts: words + sentences, targets: targets, weights: weights, dimension: dim)
+        featurizer = extended.featurizer
+        log(
+            "extended words \(featured.joined(separator: ",")): \(extended.examples) examples, buckets \(extended.buckets) (\(elapsed(t0)))"
+        )
+    }
 
     // The signature of unknown words is not fitted: it is the written model's, and every figure's.
     let signature = try o.float("unknown-word-signature", 0)
@@ -265,13 +287,14 @@ func train(_ o: Options) throws {
     }
     featurizer = featurizer.with(unknownWordSignature: signature)
     for snap in outcome.snapshots {
-        let e = HashedNGramEmbedder(featurizer: featurizer, dimension: dim, weights: snap.table, quantized: false)
+        let e = HashedNGramEmbedder(
+            featurizer: fitted.with(unknownWordSignature: signature), dimension: dim, weights: snap.table, quantized: false)
         try report(e, label: "fp32 @\(snap.iteration)", options: o, full: false)
     }
-    let fp32 = HashedNGramEmbedder(featurizer: featurizer, dimension: dim, weights: outcome.table, quantized: false)
+    let fp32 = HashedNGramEmbedder(featurizer: featurizer, dimension: dim, weights: table, quantized: false)
     try report(fp32, label: "fp32 @\(solver.iterations)", options: o, full: false)
     let name = o.string("name") ?? "sift-ngram-\(dim)"
-    let int8 = HashedNGramEmbedder(featurizer: featurizer, dimension: dim, weights: outcome.table, quantized: true, name: name)
+    let int8 = HashedNGramEmbedder(featurizer: featurizer, dimension: dim, weights: table, quantized: true, name: name)
     try int8.write(to: URL(fileURLWithPath: out))
     let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
     log(String(format: "wrote %@: %.1f MiB, fingerprint %@", out, Double(size) / 1_048_576, int8.fingerprint))
