@@ -75,6 +75,7 @@ func train(_ o: Options) throws {
     if let path = o.string("log") { try TrainLog.shared.open(path, append: o.string("log-append") == "1") }
     let dim = try o.int("dim", 256)
     let bits = try o.int("bucket-bits", 17)
+    // Both lists are checked here, before the fit, so that a misspelt word does not cost one.
     let featuredWords = (o.string("featured-words") ?? "").split(separator: ",").map(String.init)
     if let w = featuredWords.first(where: { !StopWords.english.contains($0) }) {
         throw TrainError("--featured-words: \"\(w)\" is not on the stop-word list (a word off it has features already)")
