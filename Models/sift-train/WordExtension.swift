@@ -32,11 +32,7 @@ struct WordExtension {
         }
         var filter = base
         for w in words { Array(w.utf8).withUnsafeBufferPointer { filter.insert(NGramFeaturizer.unigramHash($0)) } }
-        let extended = NGramFeaturizer(
-            bucketBits: featurizer.bucketBits, minN: featurizer.minN, maxN: featurizer.maxN, usesBigrams: featurizer.usesBigrams,
-            wordWeight: featurizer.wordWeight, charWeight: featurizer.charWeight, bigramWeight: featurizer.bigramWeight,
-            stopWords: featurizer.stopWords.filter { !featured.contains($0) }, vocabulary: filter,
-            nGramsOnlyForUnknownWords: featurizer.nGramsOnlyForUnknownWords)
+        let extended = featurizer.with(stopWords: featurizer.stopWords.filter { !featured.contains($0) }, vocabulary: filter)
         // The unknowns: the unigram bucket of each word (two words sharing one bucket share it).
         var buckets: [Int] = []
         for w in words {

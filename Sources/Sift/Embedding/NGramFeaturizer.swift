@@ -96,11 +96,17 @@ package struct NGramFeaturizer: Sendable, Equatable {
         copy(vocabulary: vocabulary, unknownWordSignature: unknownWordSignature)
     }
 
-    private func copy(vocabulary: FeatureFilter?, unknownWordSignature: Float) -> NGramFeaturizer {
+    /// The same featurizer with another stop-word list and vocabulary filter (`sift-train`'s
+    /// `--extend-words`).
+    package func with(stopWords: [String], vocabulary: FeatureFilter) -> NGramFeaturizer {
+        copy(vocabulary: vocabulary, unknownWordSignature: unknownWordSignature, stopWords: stopWords)
+    }
+
+    private func copy(vocabulary: FeatureFilter?, unknownWordSignature: Float, stopWords: [String]? = nil) -> NGramFeaturizer {
         NGramFeaturizer(
             bucketBits: bucketBits, minN: minN, maxN: maxN, usesBigrams: usesBigrams,
             wordWeight: wordWeight, charWeight: charWeight, bigramWeight: bigramWeight,
-            stopWords: stopWords, vocabulary: vocabulary, nGramsOnlyForUnknownWords: nGramsOnlyForUnknownWords,
+            stopWords: stopWords ?? self.stopWords, vocabulary: vocabulary, nGramsOnlyForUnknownWords: nGramsOnlyForUnknownWords,
             unknownWordSignature: unknownWordSignature)
     }
 
