@@ -38,6 +38,10 @@ enum TrainCommandLine {
             option("--char-weight", "W", "weight of character n-gram features (default 1)"),
             option("--bigram-weight", "W", "weight of bigram features (default 1)"),
             option("--lambda", "L", "ridge penalty (default 0.001)"),
+            option(
+                "--rescaled-refit", nil,
+                "fit twice: the second time each text's design scaled by its first fit's length, so its error is its angle"),
+            option("--pooling-power", "P", "a text's summed rows divided by (its terms)^P in the fit; 1 is mean pooling (default 1)"),
             option("--whiten", "P", "scale the targets' component k by (λ_k/λ_1)^(−P/2): partial whitening (default 0)"),
             option("--iterations", "N", "CGLS iterations (default 60)"),
             option("--checkpoints", "N,N,...", "also evaluate the fp32 table after these iterations"),

@@ -1,11 +1,13 @@
+import Foundation
 import Sift
 
 /// The sparse design of the least-squares fit, factored in two levels so that a word's features
 /// are stored once however many texts use it:
 ///   student(text) = a_text · ( Σ_{terms t} V[t] + bigramWeight · Σ_{bigrams b} E[b] ),
 ///   V[t] = Σ_{features f of t} w_f · E[bucket_f],
-/// with a_text = sqrt(example weight) / (number of terms): mean pooling, so that a sentence and a
-/// word are fitted at the scale of their (unit-length) teacher vectors.
+/// with a_text = sqrt(example weight) / (number of terms)^p: p = 1 (the default) is mean pooling,
+/// so that a sentence and a word are fitted at the scale of their (unit-length) teacher vectors;
+/// p < 1 lets a longer text's sum of rows be longer (`--pooling-power`).
 struct TrainingSet: Sendable {
     let featurizer: NGramFeaturizer
     private(set) var termFeatureOffsets: [Int32] = [0]
@@ -23,7 +25,13 @@ struct TrainingSet: Sendable {
     private(set) var exampleTarget: [Int32] = []
     private var termIDs: [String: Int32] = [:]
 
-    init(featurizer: NGramFeaturizer) { self.featurizer = featurizer }
+    /// The power p of a_text's term count (1: mean pooling).
+    let poolingPower: Float
+
+    init(featurizer: NGramFeaturizer, poolingPower: Float = 1) {
+        self.featurizer = featurizer
+        self.poolingPower = poolingPower
+    }
 
     var termCount: Int { termFeatureOffsets.count - 1 }
     var exampleCount: Int { exampleScale.count }
@@ -88,7 +96,8 @@ struct TrainingSet: Sendable {
         exampleBigrams += bigrams
         exampleBigramOffsets.append(Int32(exampleBigrams.count))
         let root = weight.squareRoot()
-        exampleScale.append(root / Float(terms.count))
+        let n = Float(terms.count)
+        exampleScale.append(root / (poolingPower == 1 ? n : pow(n, poolingPower)))
         exampleTargetScale.append(root)
         exampleTarget.append(Int32(target))
         return true
@@ -98,4 +107,55 @@ struct TrainingSet: Sendable {
     mutating func finish() { termIDs = [:] }
 
     var featureNonZeros: Int { termFeatureBuckets.count + exampleTerms.count + exampleBigrams.count }
+}
+
+extension TrainingSet {
+    /// Each example's fitted scale s_i = ⟨p_i, y_i⟩ / ‖y_i‖², p_i its prediction under `table`
+    /// (B × d, row-major) without the example weight, y_i its target row; 1 where the target is
+    /// zero. Two threads' worth of work at most a few seconds: one pass over the design.
+    func fittedScales(table: [Float], targets: [Float], dimension d: Int) -> [Float] {
+        var scales = [Float](repeating: 1, count: exampleCount)
+        var v = [Float](repeating: 0, count: d)
+        var p = [Float](repeating: 0, count: d)
+        let bw = bigramWeight
+        table.withUnsafeBufferPointer { e in
+            targets.withUnsafeBufferPointer { y in
+                for i in 0..<exampleCount {
+                    for j in 0..<d { p[j] = 0 }
+                    for k in Int(exampleTermOffsets[i])..<Int(exampleTermOffsets[i + 1]) {
+                        let t = Int(exampleTerms[k])
+                        for j in 0..<d { v[j] = 0 }
+                        for f in Int(termFeatureOffsets[t])..<Int(termFeatureOffsets[t + 1]) {
+                            let w = termFeatureWeights[f]
+                            let row = Int(termFeatureBuckets[f]) * d
+                            for j in 0..<d { v[j] += w * e[row + j] }
+                        }
+                        for j in 0..<d { p[j] += v[j] }
+                    }
+                    for k in Int(exampleBigramOffsets[i])..<Int(exampleBigramOffsets[i + 1]) {
+                        let row = Int(exampleBigrams[k]) * d
+                        for j in 0..<d { p[j] += bw * e[row + j] }
+                    }
+                    // exampleScale = sqrt(c) / n^p and the target is sqrt(c) · y: p / n^p.
+                    let a = exampleTargetScale[i] > 0 ? exampleScale[i] / exampleTargetScale[i] : 0
+                    let target = Int(exampleTarget[i]) * d
+                    var py: Float = 0
+                    var yy: Float = 0
+                    for j in 0..<d {
+                        py += a * p[j] * y[target + j]
+                        yy += y[target + j] * y[target + j]
+                    }
+                    if yy > 0 { scales[i] = py / yy }
+                }
+            }
+        }
+        return scales
+    }
+
+    /// Divides each example's design scale by its factor: the example's predicted length is then
+    /// its target's, and its error weighs as the angle between them (a cosine-like refit).
+    mutating func divideExampleScales(by factors: [Float]) {
+        precondition(factors.count == exampleCount)
+        for i in 0..<exampleCount { exampleScale[i] /= factors[i] }
+    }
 }

@@ -106,6 +106,8 @@ func train(_ o: Options) throws {
     let center = !o.flags.contains("no-center")
     let whitening = try o.float("whiten", 0)
     guard (0...2).contains(whitening) else { throw TrainError("--whiten expects a number in 0...2") }
+    let poolingPower = try o.float("pooling-power", 1)
+    guard (0...1).contains(poolingPower) else { throw TrainError("--pooling-power expects a number in 0...1") }
     log("sift-train train: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
     log(
         "config: dim \(dim), buckets 2^\(bits), n-grams \(featurizer.minN)...\(featurizer.maxN), bigrams \(featurizer.usesBigrams), kind weights word \(featurizer.wordWeight) char \(featurizer.charWeight) bigram \(featurizer.bigramWeight), lambda \(solver.lambda), iterations \(solver.iterations), typos top \(typoTop) × \(typoCopies) weight \(typoWeight), example weights word \(wordWeight) sentence \(sentenceWeight) document \(documentWeight) pair \(pairWeight), centre \(center), seed \(seed)"
@@ -229,7 +231,8 @@ func train(_ o: Options) throws {
 
     // Design.
     t0 = Date()
-    var set = TrainingSet(featurizer: featurizer)
+    var set = TrainingSet(featurizer: featurizer, poolingPower: poolingPower)
+    if poolingPower != 1 { log("pooling power \(poolingPower): a text's rows summed and divided by (terms)^\(poolingPower)") }
     var skipped = 0
     for (i, w) in words.enumerated() where !set.add(w, target: i, weight: wordWeight) { skipped += 1 }
     let known = Set(wordRows)
@@ -269,6 +272,25 @@ func train(_ o: Options) throws {
     }
     log("fit: \(elapsed(t0))")
     var table = outcome.table
+    if o.flags.contains("rescaled-refit") {
+        // A second fit with each example's length fitted by the first: its error then counts as
+        // the angle to its target, not also its length (the cosine the model is used for).
+        t0 = Date()
+        let raw = set.fittedScales(table: table, targets: targets, dimension: dim)
+        let sorted = raw.sorted()
+        let clamped = raw.map { min(4, max(0.25, $0)) }
+        log(
+            String(
+                format: "rescaled refit: fitted scales p10 %.3f p50 %.3f p90 %.3f, %d clamped to 0.25...4 (%@)",
+                sorted[sorted.count / 10], sorted[sorted.count / 2], sorted[sorted.count * 9 / 10],
+                zip(raw, clamped).filter { $0 != $1 }.count, elapsed(t0)))
+        set.divideExampleScales(by: clamped)
+        t0 = Date()
+        let second = solver.solve(set, targets: targets, dimension: dim, buckets: featurizer.bucketCount)
+        if let last = second.history.last { log(String(format: "refit: data %.2f relative residual %.4f", last.data, last.relative)) }
+        log("refit: \(elapsed(t0))")
+        table = second.table
+    }
     let fitted = featurizer  // the checkpoints' tables are the fit's, before any --extend-words
     if let featured = extendWords {
         t0 = Date()
