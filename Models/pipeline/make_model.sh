@@ -59,6 +59,6 @@ done
 .build/release/sift-train train --corpus "$G" --out "$OUT" --log "$LOG" \
     --extra-sentences "$B/units-20.txt" ${SIFT_TRAIN_ARGS:-} \
     --bigram-weight 0.3 --word-example-weight 0.25 --typo-top 100000 --typo-copies 3 --typo-weight 1 \
-    --filter-bits 24 --iterations 128 --checkpoints 64,96 --unknown-word-signature 4 --whiten 0.5 \
+    --filter-bits 24 --iterations 128 --checkpoints 64,96 --unknown-word-signature 4 --whiten 0.5 --pooling-power 0.5 \
     --similarity "$DATA/similarity" --beir "$DATA/scifact" --beir "$DATA/cranfield" --split train --split test \
     --typo "$CACHE/scifact-typo-11" --typo "$CACHE/scifact-typo-23"
