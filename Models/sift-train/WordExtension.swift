@@ -11,6 +11,8 @@ import Sift
 struct WordExtension {
     let words: [String]
     let lambda: Float
+    /// The fit's pooling power: a text's sum divided by terms^p (`--pooling-power`).
+    var poolingPower: Float = 1
 
     struct Outcome {
         var featurizer: NGramFeaturizer
@@ -58,7 +60,7 @@ struct WordExtension {
             for j in 0..<d { sum[j] = 0 }
             for j in 0..<k { g[j] = 0 }
             let root = weights[i].squareRoot()
-            let a = root / Float(terms)
+            let a = root / (poolingPower == 1 ? Float(terms) : pow(Float(terms), poolingPower))
             extended.forEachFeature(in: text) { bucket, w, _ in
                 let row = bucket * d
                 for j in 0..<d { sum[j] += w * table[row + j] }

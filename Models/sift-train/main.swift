@@ -287,7 +287,12 @@ func train(_ o: Options) throws {
         set.divideExampleScales(by: clamped)
         t0 = Date()
         let second = solver.solve(set, targets: targets, dimension: dim, buckets: featurizer.bucketCount)
-        if let last = second.history.last { log(String(format: "refit: data %.2f relative residual %.4f", last.data, last.relative)) }
+        if let last = second.history.last {
+            log(
+                String(
+                    format: "refit: data %.2f relative residual %.4f (the checkpoints above are the first fit's)",
+                    last.data, last.relative))
+        }
         log("refit: \(elapsed(t0))")
         table = second.table
     }
@@ -295,7 +300,7 @@ func train(_ o: Options) throws {
     if let featured = extendWords {
         t0 = Date()
         let weights = [Float](repeating: wordWeight, count: nW) + (0..<nS).map { $0 < firstDocument ? sentenceWeight : documentWeight }
-        let extended = try WordExtension(words: featured, lambda: solver.lambda).extend(
+        let extended = try WordExtension(words: featured, lambda: solver.lambda, poolingPower: poolingPower).extend(
             table: &table, featurizer: featurizer, texts: words + sentences, targets: targets, weights: weights, dimension: dim)
         featurizer = extended.featurizer
         log(
