@@ -33,6 +33,11 @@ struct TrainingSet: Sendable {
         self.poolingPower = poolingPower
     }
 
+    /// terms^power, the divisor of a text's summed rows in the fit (exactly `terms` at power 1).
+    static func poolingDivisor(terms: Int, power: Float) -> Float {
+        power == 1 ? Float(terms) : pow(Float(terms), power)
+    }
+
     var termCount: Int { termFeatureOffsets.count - 1 }
     var exampleCount: Int { exampleScale.count }
     var bigramWeight: Float { featurizer.usesBigrams ? featurizer.bigramWeight : 0 }
@@ -96,8 +101,7 @@ struct TrainingSet: Sendable {
         exampleBigrams += bigrams
         exampleBigramOffsets.append(Int32(exampleBigrams.count))
         let root = weight.squareRoot()
-        let n = Float(terms.count)
-        exampleScale.append(root / (poolingPower == 1 ? n : pow(n, poolingPower)))
+        exampleScale.append(root / Self.poolingDivisor(terms: terms.count, power: poolingPower))
         exampleTargetScale.append(root)
         exampleTarget.append(Int32(target))
         return true

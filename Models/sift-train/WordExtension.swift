@@ -60,7 +60,7 @@ struct WordExtension {
             for j in 0..<d { sum[j] = 0 }
             for j in 0..<k { g[j] = 0 }
             let root = weights[i].squareRoot()
-            let a = root / (poolingPower == 1 ? Float(terms) : pow(Float(terms), poolingPower))
+            let a = root / TrainingSet.poolingDivisor(terms: terms, power: poolingPower)
             extended.forEachFeature(in: text) { bucket, w, _ in
                 let row = bucket * d
                 for j in 0..<d { sum[j] += w * table[row + j] }
