@@ -4,7 +4,7 @@ import SiftCommandLine
 // The command lines of `sift-train train|eval|speed`, parsed by SiftCommandLine.
 
 enum TrainCommandLine {
-    static let commands = [train, eval, speed]
+    static let commands = [train, eval, speed, tune]
 
     static let overview = HelpText.overview(
         program: "sift-train", about: "distils the Sift hashed n-gram embedder from the teacher cache of Models/pipeline",
@@ -49,6 +49,10 @@ enum TrainCommandLine {
             option("--typo-top", "N", "typo'd copies of the N most frequent words and of every extra word (default 60000)"),
             option("--typo-copies", "N", "typo'd copies per word (default 2)"),
             option("--typo-weight", "W", "weight of a typo'd copy (default 0.5)"),
+            option("--dropout-copies", "N", "copies of each sentence with terms dropped at random, fitted to its target (default 0)"),
+            option("--dropout-keep", "P", "probability a term is kept in a dropout copy (default 0.5)"),
+            option("--dropout-min-terms", "N", "only sentences of at least N terms get dropout copies (default 4)"),
+            option("--dropout-weight", "W", "weight of a dropout copy (default 0.5)"),
             option("--word-example-weight", "W", "weight of a word example (default 1)"),
             option("--sentence-example-weight", "W", "weight of a sentence example (default 1)"),
             option("--document-example-weight", "W", "weight of an --extra-documents example (default 1)"),
@@ -67,6 +71,10 @@ enum TrainCommandLine {
             option("--sentence-limit", "N", "use only N sentences of the cache, evenly spread"),
             option("--filter-bits", "N", "2^N-bit vocabulary filter (default 24; 0: none)"),
             option("--filter-probes", "N", "probes of the vocabulary filter (default 3)"),
+            option(
+                "--unigram-min-count", "N",
+                "words of the sentences seen fewer times stay out of the vocabulary filter (default 1; the word list's words are always in)"
+            ),
             option("--bigram-min-count", "N", "bigrams seen fewer times stay out of the vocabulary filter (default 2)"),
             option("--ngram-only-top", "N", "n-gram-only copies of the N most frequent words and of every extra word (default 0)"),
             option("--ngram-only-weight", "W", "weight of an n-gram-only copy (default 0.5)"),
@@ -83,6 +91,25 @@ enum TrainCommandLine {
             option("--model", "MODEL", "the model file (required)"),
             option("--unknown-word-signature", "S", "evaluate the model with this unknown-word signature instead of its own"),
             option("--write", "MODEL", "also write the evaluated model (with --unknown-word-signature, a new file) here"),
+            option("--log", "FILE", "also append every figure to this file"),
+        ] + evaluation)
+
+    static let tune = command(
+        "tune",
+        summary: "Tune a model's table contrastively on short → long pairs (InfoNCE, in-batch negatives), "
+            + "then quantise, write and evaluate it.",
+        options: [
+            option("--model", "MODEL", "the model file to start from (required)"),
+            option("--out", "MODEL", "the model file to write (required)"),
+            option("--pairs", "FILE", "short → long pairs: genre<TAB>short<TAB>long (required)", repeatable: true),
+            option("--pair-genres", "G,G,...", "only the pairs of these genres (default: all)"),
+            option("--max-long-terms", "N", "leave out pairs whose long text has more terms (default 64)"),
+            option("--steps", "N", "batches (default 2000)"),
+            option("--batch", "N", "pairs a batch (default 256)"),
+            option("--lr", "R", "AdaGrad learning rate (default 0.002)"),
+            option("--tau", "T", "temperature (default 0.05)"),
+            option("--anchor", "A", "pull of each changed row towards the model's (default 0)"),
+            option("--seed", "N", "seed of the batches (default 20261207)"),
             option("--log", "FILE", "also append every figure to this file"),
         ] + evaluation)
 

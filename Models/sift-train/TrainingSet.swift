@@ -61,6 +61,38 @@ struct TrainingSet: Sendable {
         return appendExample(terms: terms, bigrams: bigrams, target: target, weight: weight)
     }
 
+    /// Adds a copy of `text` with each of its terms kept with probability `keep` (bigrams only
+    /// between terms adjacent in `text` that are both kept), fitted to the whole text's target:
+    /// a part of a text pulled towards what the whole says, as a query is to its document.
+    /// False (nothing added) when the text has fewer than `minimumTerms` terms, or none was
+    /// dropped, or none kept.
+    @discardableResult
+    mutating func addDropped(
+        _ text: String, target: Int, weight: Float, keep: Double, minimumTerms: Int, random: inout SplitMix64
+    ) -> Bool {
+        var terms: [Int32] = []
+        var bigrams: [Int32] = []
+        var previous: UInt64? = nil
+        var dropped = false
+        var total = 0
+        let featurizer = self.featurizer
+        featurizer.forEachTerm(in: text) { term in
+            total += 1
+            let kept = random.unit() < keep
+            if kept {
+                terms.append(termID(term, nGramsOnly: false))
+                if featurizer.usesBigrams, let p = previous, let bucket = featurizer.bigramBucket(prefix: p, second: term) {
+                    bigrams.append(Int32(bucket))
+                }
+            } else {
+                dropped = true
+            }
+            previous = kept && featurizer.usesBigrams ? featurizer.bigramPrefix(term) : nil
+        }
+        guard dropped, total >= minimumTerms, !terms.isEmpty else { return false }
+        return appendExample(terms: terms, bigrams: bigrams, target: target, weight: weight)
+    }
+
     /// Adds `text` with its terms represented by their character n-grams only (no unigram, no
     /// bigram), as a typo'd or unseen word is at inference: trains the n-gram rows to carry the
     /// word's meaning on their own. False if it has no terms.

@@ -199,19 +199,37 @@ func train(_ o: Options) throws {
     // --bigram-min-count times (typo'd copies are not added: they must look unseen).
     let filterBits = try o.int("filter-bits", 24)
     let bigramMin = try o.int("bigram-min-count", 2)
+    let unigramMin = try o.int("unigram-min-count", 1)
     if filterBits > 0 {
         t0 = Date()
         var filter = FeatureFilter(log2Bits: filterBits, probes: try o.int("filter-probes", 3))
         var bigramCounts: [UInt64: Int32] = [:]
+        var unigramCounts: [UInt64: Int32] = [:]
         var unigrams = 0
-        for text in words + sentences {
+        for (n, text) in (words + sentences).enumerated() {
             var previous: UInt64? = nil
             featurizer.forEachTerm(in: text) { term in
-                filter.insert(NGramFeaturizer.unigramHash(term))
+                let h = NGramFeaturizer.unigramHash(term)
+                // A word of the word list always; a word of the sentences once seen often enough.
+                if n < words.count || unigramMin <= 1 {
+                    filter.insert(h)
+                } else {
+                    unigramCounts[h, default: 0] += 1
+                }
                 unigrams += 1
                 if let p = previous { bigramCounts[NGramFeaturizer.bigramHash(prefix: p, second: term), default: 0] += 1 }
                 previous = featurizer.bigramPrefix(term)
             }
+        }
+        var unigramsKept = 0
+        for (h, c) in unigramCounts where Int(c) >= unigramMin {
+            filter.insert(h)
+            unigramsKept += 1
+        }
+        if unigramMin > 1 {
+            log(
+                "vocabulary filter: \(unigramsKept) of \(unigramCounts.count) distinct sentence words seen ≥ \(unigramMin) times, beside the word list"
+            )
         }
         var kept = 0
         if featurizer.usesBigrams {
@@ -256,6 +274,22 @@ func train(_ o: Options) throws {
     if ngramCount > 0 { log("n-gram-only copies: \(ngramCount) words, weight \(ngramWeight)") }
     for (j, s) in sentences.enumerated()
     where !set.add(s, target: nW + j, weight: j < firstDocument ? sentenceWeight : documentWeight) { skipped += 1 }
+    let dropoutCopies = try o.int("dropout-copies", 0)
+    if dropoutCopies > 0 {
+        let keep = Double(try o.float("dropout-keep", 0.5))
+        let minimumTerms = try o.int("dropout-min-terms", 4)
+        let dropoutWeight = try o.float("dropout-weight", 0.5)
+        guard keep > 0 && keep < 1 else { throw TrainError("--dropout-keep expects a number in (0, 1)") }
+        var random = SplitMix64(seed: seed ^ 0xD50F)
+        var dropoutCount = 0
+        for (j, s) in sentences.enumerated() where j < firstDocument {
+            for _ in 0..<dropoutCopies
+            where set.addDropped(s, target: nW + j, weight: dropoutWeight, keep: keep, minimumTerms: minimumTerms, random: &random) {
+                dropoutCount += 1
+            }
+        }
+        log("dropout copies: \(dropoutCount) (keep \(keep), weight \(dropoutWeight))")
+    }
     var pairCount = 0
     for p in pairs where set.add(p.short, target: p.row, weight: pairWeight) { pairCount += 1 }
     if !pairs.isEmpty { log("pair examples: \(pairCount), weight \(pairWeight)") }
@@ -358,6 +392,63 @@ func evaluate(_ o: Options) throws {
     try report(e, label: (path as NSString).lastPathComponent, options: o, full: true)
 }
 
+func tune(_ o: Options) throws {
+    if let path = o.string("log") { try TrainLog.shared.open(path, append: true) }
+    let started = Date()
+    log("sift-train tune: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
+    let source = try HashedNGramEmbedder(contentsOf: URL(fileURLWithPath: try o.require("model")))
+    let out = try o.require("out")
+    let d = source.dimension
+    let featurizer = source.featurizer
+    var table = [Float]()
+    table.reserveCapacity(featurizer.bucketCount * d)
+    for bucket in 0..<featurizer.bucketCount { table += source.row(bucket) }
+    try report(source, label: "before", options: o, full: false)
+    // The pairs, each a short text then its long text (both with terms, not the same text).
+    var set = TrainingSet(featurizer: featurizer)
+    let genres = Set((o.string("pair-genres") ?? "").split(separator: ",").map(String.init))
+    let maxLong = try o.int("max-long-terms", 64)
+    var read = 0
+    for path in o.all("pairs") {
+        for line in try readLines(path) where !line.isEmpty {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 3 else { continue }
+            read += 1
+            if !genres.isEmpty && !genres.contains(String(fields[0])) { continue }
+            let short = String(fields[1])
+            let long = String(fields[2])
+            var shortTerms = 0
+            var longTerms = 0
+            featurizer.forEachTerm(in: short) { _ in shortTerms += 1 }
+            featurizer.forEachTerm(in: long) { _ in longTerms += 1 }
+            guard shortTerms > 0, longTerms > 0, longTerms <= maxLong, PairExamples.key(short) != PairExamples.key(long) else { continue }
+            set.add(short, target: 0, weight: 1)
+            set.add(long, target: 0, weight: 1)
+        }
+    }
+    set.finish()
+    log("tune: \(set.exampleCount / 2) pairs of \(read) read, \(set.termCount) distinct terms")
+    var tuner = ContrastiveTuner()
+    tuner.steps = try o.int("steps", 2000)
+    tuner.batch = try o.int("batch", 256)
+    tuner.learningRate = try o.float("lr", 0.002)
+    tuner.temperature = try o.float("tau", 0.05)
+    tuner.anchor = try o.float("anchor", 0)
+    tuner.seed = UInt64(try o.int("seed", 20_261_207))
+    guard tuner.batch >= 2, tuner.steps >= 1, tuner.learningRate > 0, tuner.temperature > 0, tuner.anchor >= 0 else {
+        throw TrainError("tune expects --batch ≥ 2, --steps ≥ 1, --lr > 0, --tau > 0 and --anchor ≥ 0")
+    }
+    guard set.exampleCount / 2 >= tuner.batch else {
+        throw TrainError("tune: \(set.exampleCount / 2) usable pairs, fewer than a batch (\(tuner.batch))")
+    }
+    tuner.tune(table: &table, set: set, dimension: d) { log($0) }
+    let tuned = HashedNGramEmbedder(featurizer: featurizer, dimension: d, weights: table, quantized: true, name: source.name)
+    try tuned.write(to: URL(fileURLWithPath: out))
+    log("wrote \(out): \(tuned.fingerprint) (\(elapsed(started)))")
+    let loaded = try HashedNGramEmbedder(contentsOf: URL(fileURLWithPath: out))
+    try report(loaded, label: "tuned", options: o, full: false)
+}
+
 func speed(_ o: Options) throws {
     let e = try HashedNGramEmbedder(contentsOf: URL(fileURLWithPath: try o.require("model")))
     let lines = try readLines(o.string("text") ?? (NSHomeDirectory() + "/.cache/sift-train/corpus/sentences.txt"))
@@ -390,6 +481,7 @@ await CommandLineTool.run(arguments, spec: command) { parsed in
     switch command.name {
     case "train": try train(options)
     case "eval": try evaluate(options)
+    case "tune": try tune(options)
     default: try speed(options)
     }
     return .success
