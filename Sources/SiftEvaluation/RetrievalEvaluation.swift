@@ -85,6 +85,9 @@ package struct RetrievalEvaluation: Sendable {
     package var answerFloor: Float?
     /// How many of each query's results ``Report/judged`` keeps.
     package var judgedDepth = 10
+    /// How many times an item's title counts in its vector
+    /// (``SearchIndex/Configuration/titleEmbeddingWeight``) instead of the library's, when set.
+    package var titleEmbeddingWeight: Float?
 
     package init(
         mode: SearchMode, embedder: (any Embedder)?, bm25: BM25Parameters = .default, fusion: FusionParameters = .default, depth: Int = 100,
@@ -107,6 +110,7 @@ package struct RetrievalEvaluation: Sendable {
             quantizedScan: quantizedScan, quantizedScanComponents: quantizedScanComponents)
         if let rows = quantizedScanMinimumRows { configuration.quantizedScanMinimumRows = rows }
         configuration.quantizedScanBits = quantizedScanBits
+        if let titleEmbeddingWeight { configuration.titleEmbeddingWeight = titleEmbeddingWeight }
         if let answerFloor {
             switch mode {
             case .hybrid: configuration.relevance.hybrid.answerFloor = answerFloor

@@ -74,6 +74,9 @@ enum EvalCommand: Command {
                     "a query of two or more words answers nothing when its best result is below P and no result says two of its words side by side (default: the library's, per mode; 0 off)"
             ),
             OptionSpec(
+                names: ["--title-weight"], value: "W",
+                help: "how many times an item's title counts in its vector (default: the library's, 5)"),
+            OptionSpec(
                 names: ["--features"], value: "FILE",
                 help:
                     "also write each query's best results as TSV: query, document, rank, grade, relevance and the evidence relevance read (scripts/fit-relevance.py fits on it)"
@@ -196,6 +199,12 @@ enum EvalCommand: Command {
                 throw UsageError("--answer-floor expects a probability in 0…1, got \"\(text)\"")
             }
             evaluation.answerFloor = p
+        }
+        if let text = a.value("--title-weight") {
+            guard let w = Float(text), w >= 0, w <= 100 else {
+                throw UsageError("--title-weight expects a number in 0…100, got \"\(text)\"")
+            }
+            evaluation.titleEmbeddingWeight = w
         }
         evaluation.judgedDepth = try a.int("--features-depth", default: 10, range: 1...1000)
         if let foreign = a.value("--no-answer") {
