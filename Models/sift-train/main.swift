@@ -410,9 +410,9 @@ func tune(_ o: Options) throws {
     let maxLong = try o.int("max-long-terms", 64)
     var read = 0
     for path in o.all("pairs") {
-        for line in try readLines(path) where !line.isEmpty {
+        for (n, line) in try readLines(path).enumerated() where !line.isEmpty {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 3 else { continue }
+            guard fields.count == 3 else { throw TrainError("\(path):\(n + 1): expected genre<TAB>short<TAB>long") }
             read += 1
             if !genres.isEmpty && !genres.contains(String(fields[0])) { continue }
             let short = String(fields[1])
