@@ -21,6 +21,25 @@ struct PairExamples {
     /// Reads `path`, matching each long text against `rowOf` (keyed by ``key(_:)``); `genres`
     /// empty takes every genre.
     init(path: String, rowOf: [String: Int], genres: Set<String>) throws {
+        let counts = try Self.forEach(in: path, genres: genres) { short, long in
+            guard let row = rowOf[Self.key(long)] else {
+                unmatched += 1
+                return
+            }
+            examples.append((short, row))
+        }
+        read = counts.read
+        skippedGenre = counts.skippedGenre
+    }
+
+    /// Calls `body` with each pair of `path` whose genre is one of `genres` (empty: every
+    /// genre); a line that is not `genre<TAB>short<TAB>long` is an error naming FILE:LINE.
+    /// Returns how many pairs were read and how many were of other genres.
+    static func forEach(
+        in path: String, genres: Set<String>, _ body: (_ short: String, _ long: String) throws -> Void
+    ) throws -> (read: Int, skippedGenre: Int) {
+        var read = 0
+        var skippedGenre = 0
         for (n, line) in try readLines(path).enumerated() where !line.isEmpty {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 3 else { throw TrainError("\(path):\(n + 1): expected genre<TAB>short<TAB>long") }
@@ -29,11 +48,8 @@ struct PairExamples {
                 skippedGenre += 1
                 continue
             }
-            guard let row = rowOf[Self.key(String(fields[2]))] else {
-                unmatched += 1
-                continue
-            }
-            examples.append((String(fields[1]), row))
+            try body(String(fields[1]), String(fields[2]))
         }
+        return (read, skippedGenre)
     }
 }

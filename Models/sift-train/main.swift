@@ -410,21 +410,15 @@ func tune(_ o: Options) throws {
     let maxLong = try o.int("max-long-terms", 64)
     var read = 0
     for path in o.all("pairs") {
-        for (n, line) in try readLines(path).enumerated() where !line.isEmpty {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 3 else { throw TrainError("\(path):\(n + 1): expected genre<TAB>short<TAB>long") }
-            read += 1
-            if !genres.isEmpty && !genres.contains(String(fields[0])) { continue }
-            let short = String(fields[1])
-            let long = String(fields[2])
+        read += try PairExamples.forEach(in: path, genres: genres) { short, long in
             var shortTerms = 0
             var longTerms = 0
             featurizer.forEachTerm(in: short) { _ in shortTerms += 1 }
             featurizer.forEachTerm(in: long) { _ in longTerms += 1 }
-            guard shortTerms > 0, longTerms > 0, longTerms <= maxLong, PairExamples.key(short) != PairExamples.key(long) else { continue }
+            guard shortTerms > 0, longTerms > 0, longTerms <= maxLong, PairExamples.key(short) != PairExamples.key(long) else { return }
             set.add(short, target: 0, weight: 1)
             set.add(long, target: 0, weight: 1)
-        }
+        }.read
     }
     set.finish()
     log("tune: \(set.exampleCount / 2) pairs of \(read) read, \(set.termCount) distinct terms")
