@@ -45,20 +45,8 @@ struct TrainingSet: Sendable {
     /// Adds `text` fitted to target row `target` with weight `weight`; false if it has no terms.
     @discardableResult
     mutating func add(_ text: String, target: Int, weight: Float) -> Bool {
-        var terms: [Int32] = []
-        var bigrams: [Int32] = []
-        var previous: UInt64? = nil
-        let featurizer = self.featurizer
-        featurizer.forEachTerm(in: text) { term in
-            terms.append(termID(term, nGramsOnly: false))
-            if featurizer.usesBigrams {
-                if let p = previous, let bucket = featurizer.bigramBucket(prefix: p, second: term) {
-                    bigrams.append(Int32(bucket))
-                }
-                previous = featurizer.bigramPrefix(term)
-            }
-        }
-        return appendExample(terms: terms, bigrams: bigrams, target: target, weight: weight)
+        let design = termsAndBigrams(of: text) { true }
+        return appendExample(terms: design.terms, bigrams: design.bigrams, target: target, weight: weight)
     }
 
     /// Adds a copy of `text` with each of its terms kept with probability `keep` (bigrams only
@@ -70,27 +58,36 @@ struct TrainingSet: Sendable {
     mutating func addDropped(
         _ text: String, target: Int, weight: Float, keep: Double, minimumTerms: Int, random: inout SplitMix64
     ) -> Bool {
+        let design = termsAndBigrams(of: text) { random.unit() < keep }
+        guard design.terms.count < design.total, design.total >= minimumTerms else { return false }
+        return appendExample(terms: design.terms, bigrams: design.bigrams, target: target, weight: weight)
+    }
+
+    /// The term ids of the terms of `text` that `kept()` keeps (asked once a term, in order), the
+    /// buckets of the bigrams between kept terms adjacent in `text`, and how many terms `text` has.
+    private mutating func termsAndBigrams(
+        of text: String, kept: () -> Bool
+    ) -> (terms: [Int32], bigrams: [Int32], total: Int) {
         var terms: [Int32] = []
         var bigrams: [Int32] = []
         var previous: UInt64? = nil
-        var dropped = false
         var total = 0
         let featurizer = self.featurizer
         featurizer.forEachTerm(in: text) { term in
             total += 1
-            let kept = random.unit() < keep
-            if kept {
-                terms.append(termID(term, nGramsOnly: false))
-                if featurizer.usesBigrams, let p = previous, let bucket = featurizer.bigramBucket(prefix: p, second: term) {
+            guard kept() else {
+                previous = nil
+                return
+            }
+            terms.append(termID(term, nGramsOnly: false))
+            if featurizer.usesBigrams {
+                if let p = previous, let bucket = featurizer.bigramBucket(prefix: p, second: term) {
                     bigrams.append(Int32(bucket))
                 }
-            } else {
-                dropped = true
+                previous = featurizer.bigramPrefix(term)
             }
-            previous = kept && featurizer.usesBigrams ? featurizer.bigramPrefix(term) : nil
         }
-        guard dropped, total >= minimumTerms, !terms.isEmpty else { return false }
-        return appendExample(terms: terms, bigrams: bigrams, target: target, weight: weight)
+        return (terms, bigrams, total)
     }
 
     /// Adds `text` with its terms represented by their character n-grams only (no unigram, no
