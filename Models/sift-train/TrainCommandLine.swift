@@ -1,7 +1,7 @@
 import Foundation
 import SiftCommandLine
 
-// The command lines of `sift-train train|eval|speed`, parsed by SiftCommandLine.
+// The command lines of `sift-train train|eval|speed|tune`, parsed by SiftCommandLine.
 
 enum TrainCommandLine {
     static let commands = [train, eval, speed, tune]
