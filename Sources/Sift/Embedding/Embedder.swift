@@ -64,6 +64,15 @@ package protocol TermWeightedEmbedder: Embedder {
 package protocol WordVocabulary: Sendable {
     /// Whether `word` (a normalised, lower-case word) was (probably) in the training vocabulary.
     func recognizes(word: String) -> Bool
+    /// The same for a word's UTF-8 bytes, without making a string of them (the spelling
+    /// corrector asks it of hundreds of edits of one word).
+    func recognizes(utf8 word: UnsafeBufferPointer<UInt8>) -> Bool
+}
+
+extension WordVocabulary {
+    package func recognizes(utf8 word: UnsafeBufferPointer<UInt8>) -> Bool {
+        recognizes(word: String(decoding: word, as: UTF8.self))
+    }
 }
 
 /// Scales `v` to unit length, or zeroes it when it has no length (or is not finite).

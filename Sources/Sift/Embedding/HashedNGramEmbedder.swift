@@ -254,6 +254,11 @@ extension HashedNGramEmbedder: WordVocabulary {
         var w = word
         return w.withUTF8 { filter.contains(NGramFeaturizer.unigramHash($0)) }
     }
+
+    package func recognizes(utf8 word: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let filter = featurizer.vocabulary else { return false }
+        return filter.contains(NGramFeaturizer.unigramHash(word))
+    }
 }
 
 /// The model file's components are the teacher's principal components, in decreasing variance

@@ -14,6 +14,17 @@
 /// the term in the most items, then the spelling that sorts first, so the result is
 /// deterministic. The corrected word replaces the typed one in the text both halves search, and
 /// the report says so.
+///
+/// **A typo with a known stem.** A word the model does not know whose stem items do hold
+/// ("diameteer", "safee": Porter gives the stems of "diameter" and "safe") matches those items in
+/// the keyword half, but the semantic half would embed the typo's letters. With a model, such a
+/// word is corrected to a spelling one edit away **with the same stem** that the model knows — so
+/// the keyword half is unchanged — provided the edit is not at the word's last letter, which is
+/// how inflections differ ("lamins"/"lamine", "persister"/"persisted", gene names with an "s"),
+/// unless it removes a doubled last letter ("genee"); a word that is its own stem (most names)
+/// keeps its stem only under such edits at its end, so it is left alone. Among such spellings:
+/// a doubled letter removed, then two letters swapped back, then a letter put back, then one
+/// replaced (``sameStemEditRank(typed:corrected:)``), then the spelling that sorts first.
 package struct SpellingCorrector: Sendable {
     /// Words shorter than this are left alone: short words have too many neighbours.
     package var minimumLength: Int
@@ -57,12 +68,32 @@ package struct SpellingCorrector: Sendable {
         let letters = Array(word.utf8)
         guard letters.count >= minimumLength, letters.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }),
             !keyword.analyzer.stopWords.contains(word),
-            keyword.documentFrequency(PorterStemmer.stem(word)) == 0,
             !(vocabulary?.recognizes(word: word) ?? false)
         else { return nil }
+        let stem = PorterStemmer.stem(word)
+        // Items hold the stem: only the semantic half can gain, so only with a model, and only
+        // for a word with a suffix — a word that is its own stem keeps it only under edits at
+        // its end, which are left alone (a pseudo-word or a name costs nothing more).
+        let sameStem = keyword.documentFrequency(stem) > 0
+        if sameStem && (vocabulary == nil || stem == word) { return nil }
+        // Porter's stem is its word's prefix but for its last three letters at most, so an edit
+        // before that changes the stem: same-stem edits start there.
+        let from = sameStem ? max(0, stem.utf8.count - 4) : 0
         var best: Candidate?
         var seen = Set<String>()
         func consider(_ edit: [UInt8]) {
+            if sameStem, let vocabulary {
+                // Same stem, so the same items: ranked by the kind of edit, not by items (the
+                // order is total, so an edit met twice needs no memo). Cheapest test first.
+                guard let rank = Self.sameStemEditRank(typed: letters, corrected: edit),
+                    edit.withUnsafeBufferPointer({ vocabulary.recognizes(utf8: $0) })
+                else { return }
+                let c = String(decoding: edit, as: UTF8.self)
+                guard PorterStemmer.stem(c) == stem else { return }
+                let candidate = Candidate(word: c, stop: false, known: true, df: rank)
+                if best.map({ candidate.outranks($0) }) ?? true { best = candidate }
+                return
+            }
             let c = String(decoding: edit, as: UTF8.self)
             guard seen.insert(c).inserted else { return }
             let stop = keyword.analyzer.stopWords.contains(c)
@@ -72,35 +103,60 @@ package struct SpellingCorrector: Sendable {
                 word: c, stop: stop, known: vocabulary?.recognizes(word: c) ?? false, df: df)
             if best.map({ candidate.outranks($0) }) ?? true { best = candidate }
         }
-        let alphabet = Array(UInt8(0x61)...UInt8(0x7A))
-        var edit = letters
-        for i in letters.indices {
+        // One buffer for every edit, reloaded from `letters` (no allocation per edit).
+        var edit: [UInt8] = []
+        edit.reserveCapacity(letters.count + 1)
+        func reload() {
+            edit.removeAll(keepingCapacity: true)
+            edit.append(contentsOf: letters)
+        }
+        for i in from..<letters.count {
             // Deletion.
-            edit = letters
+            reload()
             edit.remove(at: i)
             consider(edit)
             // Transposition with the next letter.
             if i + 1 < letters.count, letters[i] != letters[i + 1] {
-                edit = letters
+                reload()
                 edit.swapAt(i, i + 1)
                 consider(edit)
             }
             // Substitution.
-            for a in alphabet where a != letters[i] {
-                edit = letters
+            reload()
+            for a in UInt8(0x61)...UInt8(0x7A) where a != letters[i] {
                 edit[i] = a
                 consider(edit)
             }
         }
         // Insertion.
-        for i in 0...letters.count {
-            for a in alphabet {
-                edit = letters
-                edit.insert(a, at: i)
+        for i in from...letters.count {
+            reload()
+            edit.insert(0x61, at: i)
+            for a in UInt8(0x61)...UInt8(0x7A) {
+                edit[i] = a
                 consider(edit)
             }
         }
         return best?.word
+    }
+
+    /// How likely `corrected` (one edit from `typed`, the same stem) is the word meant, higher
+    /// first: 4 a doubled letter removed, 3 two neighbours swapped back, 2 a dropped letter put
+    /// back, 1 a letter replaced, 0 another letter removed; nil when a letter is put back, replaced
+    /// or removed at the end (how inflections differ), except a doubled last letter removed.
+    static func sameStemEditRank(typed a: [UInt8], corrected b: [UInt8]) -> Int? {
+        var i = 0
+        while i < min(a.count, b.count), a[i] == b[i] { i += 1 }
+        if a.count == b.count + 1 {  // a[i] removed (of a run of equal letters, the last one)
+            if i >= 1 && a[i] == a[i - 1] { return 4 }
+            return i == a.count - 1 ? nil : 0
+        }
+        if b.count == a.count + 1 { return i == a.count ? nil : 2 }
+        guard a.count == b.count, i < a.count else { return nil }
+        if i + 1 < a.count, a[i] == b[i + 1], a[i + 1] == b[i], a[(i + 2)...].elementsEqual(b[(i + 2)...]) {
+            return 3
+        }
+        return i == a.count - 1 ? nil : 1
     }
 
     /// One correction of a word, with what ranks it against the others.

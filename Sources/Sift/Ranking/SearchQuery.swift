@@ -21,7 +21,8 @@ public struct SearchQuery: Sendable {
     /// Attach an ``Explanation`` to every result.
     public var explain: Bool
     /// Correct words that neither the index nor the model knows to the nearest index word one
-    /// edit away (`SpellingCorrector`); the report lists each correction.
+    /// edit away, and words only the index knows (by their stem) to a spelling the model knows
+    /// with the same stem (`SpellingCorrector`); the report lists each correction.
     public var correctsSpelling: Bool
     /// Attach a ``Snippet`` to every result: built after ranking, for the returned results
     /// only, so it changes no score. Off by default: a snippet costs a pass over each returned

@@ -36,6 +36,11 @@ struct BundledModelTests {
     func signature() {
         #expect(model.featurizer.unknownWordSignature == 4)
         #expect(!model.recognizes(word: "foxp3") && model.recognizes(word: "protein"))
+        // The bytes' answer is the string's (the spelling corrector asks by bytes).
+        for word in Self.vocabulary + ["foxp3", "diameteer", "zorblax", "diameter"] {
+            let byBytes = Array(word.utf8).withUnsafeBufferPointer { model.recognizes(utf8: $0) }
+            #expect(byBytes == model.recognizes(word: word), "\(word)")
+        }
     }
 
     // Measured on the shipped (general, partially whitened, √terms-pooled) model's n-grams: typo

@@ -55,4 +55,54 @@ struct SpellingCorrectorTests {
         // Without a model the most items win.
         #expect(SpellingCorrector().correct("aditted", keyword: k, vocabulary: nil, keepLastWord: false).text == "additted")
     }
+
+    @Test func aTypoWithAKnownStemIsCorrectedForTheModelOnly() {
+        var k = KeywordIndex()
+        k.insert(SearchableItem(id: "a", title: "Pipe diameter", content: "a safe gene"), at: 0)
+        let words = Words(words: ["pipe", "diameter", "safe", "gene"])
+        // Items hold "diamet" (Porter), so the keyword half matches; the model needs the word.
+        let fixed = SpellingCorrector().correct("diameteer genee", keyword: k, vocabulary: words, keepLastWord: false)
+        #expect(fixed.text == "diameter gene")
+        #expect(fixed.corrections == [.init(typed: "diameteer", corrected: "diameter"), .init(typed: "genee", corrected: "gene")])
+        // Without a model nothing would change in what is searched: left alone.
+        #expect(SpellingCorrector().correct("diameteer", keyword: k, vocabulary: nil, keepLastWord: false).corrections.isEmpty)
+        // A word the model knows is never touched.
+        let knows = Words(words: words.words.union(["diameteer"]))
+        #expect(SpellingCorrector().correct("diameteer", keyword: k, vocabulary: knows, keepLastWord: false).corrections.isEmpty)
+    }
+
+    @Test func anInflectionIsNotATypo() {
+        var k = KeywordIndex()
+        k.insert(SearchableItem(id: "a", title: "Nuclear lamins", content: "persister cells"), at: 0)
+        // Unknown to the model, held by the item; a known spelling with the same stem differs at the
+        // last letter only, as inflections do.
+        let words = Words(words: ["nuclear", "cells", "lamine", "persisted"])
+        #expect(SpellingCorrector().correct("lamins persister", keyword: k, vocabulary: words, keepLastWord: false).corrections.isEmpty)
+    }
+
+    @Test func aLetterPutBackOutranksOneReplaced() {
+        var k = KeywordIndex()
+        k.insert(SearchableItem(id: "a", title: "Engagement", content: "patient engagement"), at: 0)
+        // Both stem as "engag"; a dropped letter is a likelier typo than "m" typed for "e".
+        let words = Words(words: ["engageent", "engagement", "patient"])
+        #expect(SpellingCorrector().correct("engagment", keyword: k, vocabulary: words, keepLastWord: false).text == "engagement")
+    }
+
+    @Test func sameStemEditRanks() {
+        func rank(_ typed: String, _ corrected: String) -> Int? {
+            SpellingCorrector.sameStemEditRank(typed: Array(typed.utf8), corrected: Array(corrected.utf8))
+        }
+        #expect(rank("diameteer", "diameter") == 4)
+        #expect(rank("genee", "gene") == 4)
+        #expect(rank("protien", "protein") == 3)
+        #expect(rank("genoem", "genome") == 3)
+        #expect(rank("recruitent", "recruitment") == 2)
+        #expect(rank("engagment", "engageent") == 1)
+        #expect(rank("cheese", "chese") == 4)
+        #expect(rank("chasse", "chase") == 4)
+        #expect(rank("planet", "plant") == 0)
+        #expect(rank("lamins", "lamin") == nil)
+        #expect(rank("lamin", "lamins") == nil)
+        #expect(rank("lamins", "lamine") == nil)
+    }
 }
