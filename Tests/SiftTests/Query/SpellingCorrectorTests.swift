@@ -105,4 +105,82 @@ struct SpellingCorrectorTests {
         #expect(rank("lamin", "lamins") == nil)
         #expect(rank("lamins", "lamine") == nil)
     }
+
+    /// Every word one Damerau–Levenshtein edit from `word` (a–z), by brute force.
+    private static func allEdits(_ word: [UInt8]) -> Set<[UInt8]> {
+        var out = Set<[UInt8]>()
+        let letters = UInt8(0x61)...UInt8(0x7A)
+        for i in word.indices {
+            var d = word
+            d.remove(at: i)
+            out.insert(d)
+            if i + 1 < word.count {
+                var t = word
+                t.swapAt(i, i + 1)
+                out.insert(t)
+            }
+            for a in letters {
+                var s = word
+                s[i] = a
+                out.insert(s)
+            }
+        }
+        for i in 0...word.count {
+            for a in letters {
+                var n = word
+                n.insert(a, at: i)
+                out.insert(n)
+            }
+        }
+        out.remove(word)
+        return out
+    }
+
+    @Test("Same-stem corrections: one edit, the same stem, a known word, and the best one (against brute force)")
+    func sameStemCorrectionsAgainstBruteForce() {
+        var rng = SeededGenerator(seed: 2412)
+        // Few letters and English suffixes, so that words share stems and edits collide.
+        let roots = (0..<60).map { _ in String((0..<rng.int(2..<7)).map { _ in rng.pick(Array("abeilnorst")) }) }
+        let suffixes = ["", "s", "e", "ed", "ing", "er", "ee", "ation", "ly", "ness", "ies", "ment", "ize", "al"]
+        func word() -> String { rng.pick(roots) + rng.pick(suffixes) }
+        var k = KeywordIndex()
+        for n in Int32(0)..<50 {
+            let title = word()
+            let content = (0..<6).map { _ in word() }.joined(separator: " ")
+            k.insert(SearchableItem(id: ItemID("i\(n)"), title: title, content: content), at: n)
+        }
+        var known = Set<String>()
+        for _ in 0..<300 { known.insert(word()) }
+        let vocabulary = Words(words: known)
+        let corrector = SpellingCorrector()
+        var sameStemFixes = 0
+        for _ in 0..<1_500 {
+            // A word of the vocabulary's kind, mistyped half the time by an edit that keeps its stem.
+            var typed = Array(word().utf8)
+            let stem0 = PorterStemmer.stem(String(decoding: typed, as: UTF8.self))
+            let stemKept = Self.allEdits(typed).filter { PorterStemmer.stem(String(decoding: $0, as: UTF8.self)) == stem0 }
+            if rng.chance(0.5) && !stemKept.isEmpty { typed = rng.pick(stemKept.sorted { $0.lexicographicallyPrecedes($1) }) }
+            let w = String(decoding: typed, as: UTF8.self)
+            guard typed.count >= 4, typed.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }), !k.analyzer.stopWords.contains(w),
+                !known.contains(w), k.documentFrequency(PorterStemmer.stem(w)) > 0
+            else { continue }
+            let stem = PorterStemmer.stem(w)
+            // Brute force: every edit, no pruning.
+            var best: (rank: Int, word: String)?
+            for e in Self.allEdits(typed) {
+                let c = String(decoding: e, as: UTF8.self)
+                guard let rank = SpellingCorrector.sameStemEditRank(typed: typed, corrected: e), known.contains(c),
+                    PorterStemmer.stem(c) == stem
+                else { continue }
+                if let b = best, b.rank > rank || (b.rank == rank && !c.utf8.lexicographicallyPrecedes(b.word.utf8)) { continue }
+                best = (rank, c)
+            }
+            let fixed = corrector.correction(of: w, keyword: k, vocabulary: vocabulary)
+            #expect(fixed == (stem == w ? nil : best?.word), "\(w)")
+            if fixed != nil { sameStemFixes += 1 }
+            // Without a model such a word is never touched: the keyword half would not change.
+            #expect(corrector.correction(of: w, keyword: k, vocabulary: nil) == nil)
+        }
+        #expect(sameStemFixes > 20)
+    }
 }
