@@ -183,4 +183,22 @@ struct SpellingCorrectorTests {
         }
         #expect(sameStemFixes > 20)
     }
+
+    @Test("A Porter stem is its word's prefix but for its last three letters (same-stem edits start there)")
+    func stemsDivergeOnlyAtTheirEnd() throws {
+        var words = Set<String>()
+        for item in try demoCorpusItems() { Analyzer().forEachWord(item.content + " " + item.title) { w, _ in words.insert(w) } }
+        words.formUnion([
+            "sensibility", "relational", "conditional", "valenci", "hesitanci", "digitizer", "conformabli", "radicalli",
+            "differentli", "vileli", "analogousli", "vietnamization", "predication", "operator", "feudalism", "decisiveness",
+            "hopefulness", "callousness", "formaliti", "sensitiviti", "triplicate", "formative", "formalize", "electriciti",
+            "electrical", "hopeful", "goodness", "conflated", "troubled", "sized", "hopping", "filing", "happy", "controlling",
+        ])
+        #expect(words.count > 1000)
+        for word in words {
+            let stem = Array(PorterStemmer.stem(word).utf8)
+            let n = max(0, stem.count - 3)
+            #expect(Array(Array(word.utf8).prefix(n)) == Array(stem.prefix(n)), "\(word) → \(String(decoding: stem, as: UTF8.self))")
+        }
+    }
 }

@@ -79,4 +79,20 @@ struct SnippetTests {
         #expect(marked(results.first?.snippet) == ["Protein", "folding"])
         #expect(marked(results.last?.snippet) == ["protein"])
     }
+
+    @Test("A typo with a known stem is corrected for the model in hybrid mode, and keyword mode stays literal")
+    func sameStemCorrection() async throws {
+        let index = try SearchIndex(configuration: .init(directory: nil, embedder: HashedNGramEmbedder.bundled()))
+        try await index.upsert([
+            SearchableItem(id: "a", title: "Pipe sizes", content: "The inner diameter of a copper pipe."),
+            SearchableItem(id: "b", title: "Garden", content: "Tomatoes need sun."),
+        ])
+        let (results, report) = try await index.search(SearchQuery("diameteer of a pipe", mode: .hybrid, snippets: true))
+        #expect(report.understood.contains { $0.contains("\"diameteer\" → \"diameter\"") })
+        #expect(results.first?.id == "a")
+        let highlighted = marked(results.first?.snippet)
+        #expect(highlighted.contains("diameter"))
+        let (_, literal) = try await index.search(SearchQuery("diameteer of a pipe", mode: .keyword))
+        #expect(!literal.understood.contains { $0.hasPrefix("spelling") })
+    }
 }
