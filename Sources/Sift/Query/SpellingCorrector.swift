@@ -1,7 +1,8 @@
 /// Query-time spelling correction against the index's own vocabulary (as a phone keyboard
 /// mistypes: one wrong, missing, extra or swapped letter).
 ///
-/// A query word is corrected only when all of these hold, so a correct word is never touched:
+/// A query word is corrected to an index word only when all of these hold, so a correct word is
+/// never touched (a typo whose stem items hold is the second kind, below):
 /// - it has at least ``minimumLength`` letters, all ASCII `a`–`z`, and is not a stop word;
 /// - no indexed item contains it (its stem has no postings);
 /// - the embedding model does not know it either (``WordVocabulary``), when there is a model;
@@ -19,12 +20,13 @@
 /// ("diameteer", "safee": Porter gives the stems of "diameter" and "safe") matches those items in
 /// the keyword half, but the semantic half would embed the typo's letters. With a model, such a
 /// word is corrected to a spelling one edit away **with the same stem** that the model knows — so
-/// the keyword half is unchanged — provided the edit is not at the word's last letter, which is
-/// how inflections differ ("lamins"/"lamine", "persister"/"persisted", gene names with an "s"),
-/// unless it removes a doubled last letter ("genee"); a word that is its own stem (most names)
-/// keeps its stem only under such edits at its end, so it is left alone. Among such spellings:
-/// a doubled letter removed, then two letters swapped back, then a letter put back, then one
-/// replaced (``sameStemEditRank(typed:corrected:)``), then the spelling that sorts first.
+/// the keyword half is unchanged — provided the edit does not add, replace or remove the last
+/// letter, which is how inflections differ ("lamins"/"lamine", "persister"/"persisted", gene
+/// names with an "s"), unless it removes a doubled last letter ("genee"); a word that is its
+/// own stem (most names) keeps its stem only under such edits at its end, so it is left alone.
+/// Among such spellings: a doubled letter removed, then two letters swapped back, then a letter
+/// put back, then one replaced (``sameStemEditRank(typed:corrected:)``), then the spelling that
+/// sorts first.
 package struct SpellingCorrector: Sendable {
     /// Words shorter than this are left alone: short words have too many neighbours.
     package var minimumLength: Int
