@@ -91,6 +91,11 @@ enum EvalCommand: Command {
             OptionSpec(
                 names: ["--term-weighting"], value: "P",
                 help: "query words weighted by idf^P in the semantic half (FusionParameters.queryTermWeighting; 0 off)"),
+            OptionSpec(
+                names: ["--absent-word-weight"], value: "X",
+                help:
+                    "the share of its weight a query word no item holds keeps in the semantic half (FusionParameters.absentWordWeight; default 0.5, 1 full)"
+            ),
         ],
         positionals: 0...0)
 
@@ -164,6 +169,10 @@ enum EvalCommand: Command {
         fusion.queryTermWeighting = try a.float("--term-weighting", default: fusion.queryTermWeighting)
         guard fusion.queryTermWeighting >= 0, fusion.queryTermWeighting.isFinite else {
             throw UsageError("--term-weighting expects a number ≥ 0, got \"\(a.value("--term-weighting") ?? "")\"")
+        }
+        fusion.absentWordWeight = try a.float("--absent-word-weight", default: fusion.absentWordWeight)
+        guard fusion.absentWordWeight >= 0, fusion.absentWordWeight.isFinite else {
+            throw UsageError("--absent-word-weight expects a number ≥ 0, got \"\(a.value("--absent-word-weight") ?? "")\"")
         }
         if a.value("--keyword-candidates") != nil {
             fusion.keywordCandidates = try a.int("--keyword-candidates", default: 0, range: 0...100_000_000)

@@ -76,15 +76,25 @@ public struct FusionParameters: Sendable, Equatable {
     /// 0.7285 → 0.7297) and checked on Cranfield, which the model never saw (semantic 0.270 →
     /// 0.284 → 0.276, hybrid 0.4082 → 0.4083 → 0.4097).
     public var queryTermWeighting: Float
+    /// Semantic and hybrid mode: the share of its weight that a query word no item holds keeps
+    /// in the query vector (its weight is `absentWordWeight · idf^p` at the largest idf). Such a
+    /// word — a typo the corrector could not fix, a name the index lacks — matches no item's
+    /// words, so at full weight its letters and signature would pull the whole query away from
+    /// what the rest of it says. Chosen on SciFact train and its typo'd copies 7 and 101
+    /// (hybrid, the default mode, flat from 0.25 to 0.5: 2.1553–2.1556 summed over the three,
+    /// 2.1530 at 1; semantic 0.5413 → 0.5455 on the clean queries, 0.5283 / 0.5262 → 0.5392 /
+    /// 0.5386 typo'd, at 0.5); `Benchmarks/RESULTS.md`, "Words no item holds".
+    public var absentWordWeight: Float
 
     public init(
         method: Method = .linear(alpha: 0.6), semanticCandidates: Int = 100, keywordCandidates: Int = automaticKeywordCandidates,
         semanticMatchThreshold: Float = 0.35, domainBoost: Float = 1.2, rankingHintStrength: Float = 0.05,
         feedbackDocuments: Int = 3, feedbackWeight: Float = 1, titlePrefixBoost: Float = 2,
         keywordFeedbackDocuments: Int = 1, keywordFeedbackTerms: Int = 20, keywordFeedbackWeight: Float = 0.4,
-        queryTermWeighting: Float = 1
+        queryTermWeighting: Float = 1, absentWordWeight: Float = 0.5
     ) {
         self.queryTermWeighting = queryTermWeighting
+        self.absentWordWeight = absentWordWeight
         self.keywordFeedbackDocuments = keywordFeedbackDocuments
         self.keywordFeedbackTerms = keywordFeedbackTerms
         self.keywordFeedbackWeight = keywordFeedbackWeight

@@ -29,9 +29,11 @@ extension Ranker {
         semantic.hasCosine = true
     }
 
-    /// The query's vector: each word's features weighted by its idf in this index.
+    /// The query's vector: each word's features weighted by its idf in this index (a word no
+    /// item holds by a share of it).
     private func queryVector(with embedder: any Embedder) -> [Float] {
-        QueryTermWeights(keyword: state.keyword, exponent: fusion.queryTermWeighting).embed(request.text, with: embedder)
+        QueryTermWeights(keyword: state.keyword, exponent: fusion.queryTermWeighting, absent: fusion.absentWordWeight)
+            .embed(request.text, with: embedder)
     }
 
     /// Keyword half: BM25F of every row that matches the query's terms (none in semantic mode).

@@ -43,4 +43,17 @@ struct EvalCLITests {
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--title-weight expects a number in 0…100"), "\(bad.stderr)")
     }
+
+    @Test("--absent-word-weight runs with a share of 0 and 1; a bad value is a usage error")
+    func absentWordWeight() throws {
+        let sift = try SiftProcess()
+        let dataset = try writeDataset(in: sift)
+        for share in ["0", "1"] {
+            let out = try sift.run(["eval", "--dataset", dataset, "--mode", "semantic", "--absent-word-weight", share, "--json"])
+            #expect(out.status == 0, "\(out.stderr)")
+        }
+        let bad = try sift.run(["eval", "--dataset", dataset, "--mode", "semantic", "--absent-word-weight", "-0.5"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--absent-word-weight expects a number ≥ 0"), "\(bad.stderr)")
+    }
 }

@@ -49,4 +49,24 @@ struct QueryTermWeightsTests {
         // The same index and query give the same vector.
         #expect(weights.embed("matcha tea", with: model) == query)
     }
+
+    @Test("A word no item holds keeps the absent share of its weight; held words keep theirs")
+    func absentWords() {
+        let keyword = keywordIndex()
+        let full = QueryTermWeights(keyword: keyword, exponent: 1)
+        let half = QueryTermWeights(keyword: keyword, exponent: 1, absent: 0.5)
+        #expect(half.weight(of: "oolong") == 0.5 * full.weight(of: "oolong"))
+        #expect(half.weight(of: "matcha") == full.weight(of: "matcha") && half.weight(of: "tea") == full.weight(of: "tea"))
+        // The library's default: half.
+        #expect(FusionParameters.default.absentWordWeight == 0.5)
+        // At 0 the absent word drops out of the vector with its bigrams.
+        let none = QueryTermWeights(keyword: keyword, exponent: 1, absent: 0)
+        #expect(none.embed("matcha oolong", with: model) == full.embed("matcha", with: model))
+        // With the idf weighting off, only the absent share weighs words unequally.
+        let plain = QueryTermWeights(keyword: keyword, exponent: 0, absent: 0)
+        #expect(plain.embed("matcha oolong", with: model) == model.embed("matcha"))
+        // It moves the query towards what the index holds.
+        let query = half.embed("matcha oolong", with: model)
+        #expect(cosine(query, model.embed("matcha")) > cosine(full.embed("matcha oolong", with: model), model.embed("matcha")))
+    }
 }
