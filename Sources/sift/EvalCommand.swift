@@ -166,14 +166,8 @@ enum EvalCommand: Command {
             fusion.keywordFeedbackTerms = t
             fusion.keywordFeedbackWeight = w
         }
-        fusion.queryTermWeighting = try a.float("--term-weighting", default: fusion.queryTermWeighting)
-        guard fusion.queryTermWeighting >= 0, fusion.queryTermWeighting.isFinite else {
-            throw UsageError("--term-weighting expects a number ≥ 0, got \"\(a.value("--term-weighting") ?? "")\"")
-        }
-        fusion.absentWordWeight = try a.float("--absent-word-weight", default: fusion.absentWordWeight)
-        guard fusion.absentWordWeight >= 0, fusion.absentWordWeight.isFinite else {
-            throw UsageError("--absent-word-weight expects a number ≥ 0, got \"\(a.value("--absent-word-weight") ?? "")\"")
-        }
+        fusion.queryTermWeighting = try nonNegative(a, "--term-weighting", default: fusion.queryTermWeighting)
+        fusion.absentWordWeight = try nonNegative(a, "--absent-word-weight", default: fusion.absentWordWeight)
         if a.value("--keyword-candidates") != nil {
             fusion.keywordCandidates = try a.int("--keyword-candidates", default: 0, range: 0...100_000_000)
         }
@@ -296,6 +290,13 @@ enum EvalCommand: Command {
         let p = text.split(separator: ",").map(String.init)
         guard p.count == 2, let n = Int(p[0]), n >= 0, let x = Float(p[1]), x >= 0 else { return nil }
         return (n, x)
+    }
+
+    /// The finite number ≥ 0 given as `name`, or `defaultValue`.
+    static func nonNegative(_ a: ParsedArguments, _ name: String, default defaultValue: Float) throws -> Float {
+        let x = try a.float(name, default: defaultValue)
+        guard x >= 0, x.isFinite else { throw UsageError("\(name) expects a number ≥ 0, got \"\(a.value(name) ?? "")\"") }
+        return x
     }
 
     static func minimumRelevance(_ a: ParsedArguments) throws -> Float {

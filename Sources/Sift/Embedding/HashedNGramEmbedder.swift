@@ -250,11 +250,11 @@ extension HashedNGramEmbedder: WordVocabulary {
     /// Whether the model's vocabulary filter holds `word`'s unigram feature; false for a model
     /// without a filter (then every word counts as unknown to it).
     public func recognizes(word: String) -> Bool {
-        guard let filter = featurizer.vocabulary else { return false }
         var w = word
-        return w.withUTF8 { filter.contains(NGramFeaturizer.unigramHash($0)) }
+        return w.withUTF8 { recognizes(utf8: $0) }
     }
 
+    /// The same for a word's UTF-8 bytes.
     package func recognizes(utf8 word: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let filter = featurizer.vocabulary else { return false }
         return filter.contains(NGramFeaturizer.unigramHash(word))
